@@ -1,0 +1,216 @@
+//! `Move`: a 16-bit move, and `MoveList`, a fixed-capacity list on the stack.
+//!
+//! | bits  | field                                                      |
+//! |-------|------------------------------------------------------------|
+//! | 0-5   | from square                                                |
+//! | 6-11  | to square (for castling: the square of the castling rook)  |
+//! | 12-13 | promotion piece: 0 knight, 1 bishop, 2 rook, 3 queen        |
+//! | 14-15 | kind: 0 normal, 1 promotion, 2 en passant, 3 castling       |
+//!
+//! Castling is encoded as "king takes own rook" in both standard chess and
+//! Chess960, so one code path serves both; UCI text converts it to the king's
+//! destination in standard chess (see [`crate::Board::move_to_uci`]).
+
+use crate::{Piece, Square};
+use std::fmt;
+
+/// What kind of move a [`Move`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum MoveKind {
+    /// A quiet move, capture or pawn push.
+    Normal = 0,
+    /// A pawn reaching the last rank, with [`Move::promotion`] set.
+    Promotion = 1,
+    /// An en-passant capture (`to` is the en-passant square).
+    EnPassant = 2,
+    /// Castling (`to` is the castling rook's square).
+    Castling = 3,
+}
+
+/// A move in 16 bits. `Move::NULL` (all zero) is never a legal move.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Move(u16);
+
+impl Move {
+    /// The empty move (a1a1); also the "no move" marker in tables.
+    pub const NULL: Move = Move(0);
+
+    /// A normal move.
+    #[inline(always)]
+    pub const fn new(from: Square, to: Square) -> Move {
+        Move(from as u16 | (to as u16) << 6)
+    }
+
+    /// A move of the given kind; `promotion` is used only for [`MoveKind::Promotion`] and
+    /// must be a knight, bishop, rook or queen.
+    #[inline(always)]
+    pub const fn with_kind(from: Square, to: Square, kind: MoveKind, promotion: Piece) -> Move {
+        let promo = match kind {
+            MoveKind::Promotion => (promotion as u16).wrapping_sub(1) & 3,
+            _ => 0,
+        };
+        Move(from as u16 | (to as u16) << 6 | promo << 12 | (kind as u16) << 14)
+    }
+
+    /// The move from its 16-bit encoding (any value is accepted; check it with
+    /// [`crate::Board::is_legal`] before playing it).
+    #[inline(always)]
+    pub const fn from_bits(bits: u16) -> Move {
+        Move(bits)
+    }
+
+    /// The 16-bit encoding.
+    #[inline(always)]
+    pub const fn bits(self) -> u16 {
+        self.0
+    }
+
+    /// Whether this is [`Move::NULL`].
+    #[inline(always)]
+    pub const fn is_null(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The origin square.
+    #[inline(always)]
+    pub const fn from(self) -> Square {
+        Square::index_const((self.0 & 63) as usize)
+    }
+
+    /// The destination square (the rook's square for castling).
+    #[inline(always)]
+    pub const fn to(self) -> Square {
+        Square::index_const((self.0 >> 6 & 63) as usize)
+    }
+
+    /// The kind of move.
+    #[inline(always)]
+    pub const fn kind(self) -> MoveKind {
+        match self.0 >> 14 {
+            0 => MoveKind::Normal,
+            1 => MoveKind::Promotion,
+            2 => MoveKind::EnPassant,
+            _ => MoveKind::Castling,
+        }
+    }
+
+    /// The promotion piece, for promotions.
+    #[inline(always)]
+    pub const fn promotion(self) -> Option<Piece> {
+        match self.kind() {
+            MoveKind::Promotion => Some(Piece::index_const((self.0 >> 12 & 3) as usize + 1)),
+            _ => None,
+        }
+    }
+
+    /// Whether this is a castling move.
+    #[inline(always)]
+    pub const fn is_castling(self) -> bool {
+        self.0 >> 14 == MoveKind::Castling as u16
+    }
+
+    /// Whether this is an en-passant capture.
+    #[inline(always)]
+    pub const fn is_en_passant(self) -> bool {
+        self.0 >> 14 == MoveKind::EnPassant as u16
+    }
+}
+
+impl fmt::Debug for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.from(), self.to())?;
+        if let Some(p) = self.promotion() {
+            write!(f, "{}", p.to_char())?;
+        }
+        match self.kind() {
+            MoveKind::EnPassant => write!(f, "(ep)"),
+            MoveKind::Castling => write!(f, "(castle)"),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// The most legal moves any chess position has is 218; this leaves headroom.
+pub const MAX_MOVES: usize = 256;
+
+/// A list of moves on the stack (no allocation).
+#[derive(Clone)]
+pub struct MoveList {
+    moves: [Move; MAX_MOVES],
+    len: usize,
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl MoveList {
+    /// An empty list.
+    #[inline(always)]
+    pub const fn new() -> MoveList {
+        MoveList { moves: [Move::NULL; MAX_MOVES], len: 0 }
+    }
+
+    /// Appends a move. Capacity is enough for any legal position.
+    #[inline(always)]
+    pub fn push(&mut self, mv: Move) {
+        debug_assert!(self.len < MAX_MOVES);
+        if self.len < MAX_MOVES {
+            self.moves[self.len] = mv;
+            self.len += 1;
+        }
+    }
+
+    /// Number of moves.
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the list is empty.
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Whether `mv` is in the list.
+    pub fn contains(&self, mv: Move) -> bool {
+        self.as_slice().contains(&mv)
+    }
+
+    /// The moves as a slice.
+    #[inline(always)]
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+
+    /// The moves as a mutable slice (for in-place ordering).
+    #[inline(always)]
+    pub fn as_mut_slice(&mut self) -> &mut [Move] {
+        &mut self.moves[..self.len]
+    }
+
+    /// Empties the list.
+    #[inline(always)]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+}
+
+impl std::ops::Deref for MoveList {
+    type Target = [Move];
+    fn deref(&self) -> &[Move] {
+        self.as_slice()
+    }
+}
+
+impl<'a> IntoIterator for &'a MoveList {
+    type Item = &'a Move;
+    type IntoIter = std::slice::Iter<'a, Move>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.as_slice().iter()
+    }
+}
