@@ -1,9 +1,14 @@
 //! Tessera, a UCI chess engine.
 //!
 //! `tessera` with no arguments speaks UCI on stdin/stdout. Subcommands:
-//! `tessera perft <depth> [fen]` prints a divide and the node count.
+//! `tessera bench [depth] [threads] [hash]` searches a fixed position list and
+//! prints `<nodes> nodes <nps> nps`; `tessera perft <depth> [fen]` prints a
+//! divide and the node count.
 
+mod bench;
+mod datagen;
 mod perft_cmd;
+mod tune;
 mod uci;
 
 use std::process::ExitCode;
@@ -12,13 +17,27 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         None => {
-            uci::run(std::io::stdin().lock(), std::io::stdout());
+            uci::run(std::io::stdin().lock(), uci::output::Output::new(std::io::stdout()));
             ExitCode::SUCCESS
         }
         Some("perft") => perft_cmd::run_cli(&args[1..]),
+        Some("bench") => bench::run(&args[1..]),
+        Some("datagen") => datagen::run(&args[1..]),
+        Some("tune") => tune::run(&args[1..]),
         Some("help" | "--help" | "-h") => {
-            println!("usage: tessera                  start the UCI loop");
-            println!("       tessera perft <depth> [fen]   count leaf nodes (divide)");
+            println!("usage: tessera                              start the UCI loop");
+            println!("       tessera bench [depth] [threads] [mb]  search the bench positions");
+            println!("       tessera perft <depth> [fen]           count leaf nodes (divide)");
+            println!(
+                "       tessera datagen --out FILE [--games N] [--nodes K] [--seed S] [--threads T]"
+            );
+            println!(
+                "                       [--openings PATH] [--random-plies R]   self-play tuning data"
+            );
+            println!("       tessera tune --data FILE [--epochs E] [--out PATH] [--k K] [--lr LR]");
+            println!(
+                "                    [--report N] [--threads T] [--validation F]  Texel-tune the eval"
+            );
             ExitCode::SUCCESS
         }
         Some(other) => {

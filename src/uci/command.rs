@@ -1,13 +1,10 @@
-//! Parsing one line of UCI input into a [`Command`], fully validated.
+//! Parsing one line of UCI input into a [`Command`], fully validated against
+//! the current position, so that applying a command cannot fail halfway.
 
-use board::{Board, Position, STARTPOS_FEN};
-
-/// A parsed `go` command.
-#[derive(Debug)]
-pub enum GoCommand {
-    /// `go perft <depth>`.
-    Perft(u32),
-}
+use super::options::{OptionChange, parse_change};
+use board::{Board, Color, Position, STARTPOS_FEN};
+use search::SearchLimits;
+use std::time::Duration;
 
 /// A parsed, valid UCI command.
 #[derive(Debug)]
@@ -20,14 +17,22 @@ pub enum Command {
     IsReady,
     /// `ucinewgame`.
     UciNewGame,
-    /// `position ...`, already played out: applying it cannot fail.
+    /// `position ...`, already played out.
     Position(Position),
-    /// `setoption name <name> [value <value>]` (checked when applied).
-    SetOption { name: String, value: Option<String> },
-    /// `go ...`.
-    Go(GoCommand),
+    /// A valid `setoption`.
+    SetOption(OptionChange),
+    /// `go perft <depth>`.
+    Perft(u32),
+    /// `go ...` (a search).
+    Go(SearchLimits),
+    /// `stop`.
+    Stop,
+    /// `ponderhit`.
+    PonderHit,
     /// `d`: show the board.
     Display,
+    /// `eval`: show the static evaluation.
+    Eval,
     /// `quit`.
     Quit,
 }
@@ -41,10 +46,13 @@ pub fn parse(line: &str, current: &Position, chess960: bool) -> Result<Command, 
         "isready" => Ok(Command::IsReady),
         "ucinewgame" => Ok(Command::UciNewGame),
         "quit" => Ok(Command::Quit),
+        "stop" => Ok(Command::Stop),
+        "ponderhit" => Ok(Command::PonderHit),
         "d" => Ok(Command::Display),
+        "eval" => Ok(Command::Eval),
         "position" => parse_position(rest, chess960).map(Command::Position),
         "setoption" => parse_setoption(rest),
-        "go" => parse_go(rest, current),
+        "go" => parse_go(rest, current.board(), chess960),
         other => Err(format!("unknown command '{other}'")),
     }
 }
@@ -57,21 +65,20 @@ fn parse_position(tokens: &[&str], chess960: bool) -> Result<Position, String> {
     };
     let board = match spec.split_first() {
         Some((&"startpos", [])) => Board::from_fen(STARTPOS_FEN).map_err(|e| e.to_string())?,
-        Some((&"fen", fen)) if !fen.is_empty() => {
-            Board::from_fen(&fen.join(" ")).map_err(|e| format!("position fen: {e}"))?
-        }
+        Some((&"fen", fen)) if !fen.is_empty() => Board::from_fen(&fen.join(" "))
+            .map_err(|e| format!("position fen: {e}; position unchanged"))?,
         _ => {
-            return Err(
-                "position: expected 'startpos' or 'fen <FEN>', then optionally 'moves ...'".into(),
-            );
+            return Err("position: expected 'startpos' or 'fen <FEN>', then optionally \
+                        'moves ...'; position unchanged"
+                .into());
         }
     };
     let mut position = Position::new(board);
-    for text in moves {
+    for (i, text) in moves.iter().enumerate() {
         let mv = position
             .board()
             .parse_uci_move(text, chess960)
-            .map_err(|e| format!("position: {e}; position unchanged"))?;
+            .map_err(|e| format!("position: move {}: {e}; position unchanged", i + 1))?;
         position.push(mv);
     }
     Ok(position)
@@ -86,20 +93,71 @@ fn parse_setoption(tokens: &[&str]) -> Result<Command, String> {
         Some(i) => (rest[..i].join(" "), Some(rest[i + 1..].join(" "))),
         None => (rest.join(" "), None),
     };
-    if name.is_empty() {
-        return Err("setoption: missing option name".into());
-    }
-    Ok(Command::SetOption { name, value })
+    parse_change(&name, value.as_deref())
+        .map(Command::SetOption)
+        .map_err(|e| format!("setoption: {e}"))
 }
 
-fn parse_go(tokens: &[&str], _current: &Position) -> Result<Command, String> {
-    match tokens {
-        ["perft", depth] => depth
-            .parse::<u32>()
-            .ok()
-            .filter(|&d| d <= 20)
-            .map(|d| Command::Go(GoCommand::Perft(d)))
-            .ok_or_else(|| format!("go perft: bad depth '{depth}' (expected 0 to 20)")),
-        _ => Err("go: this build only supports 'go perft <depth>'".into()),
+fn number<T: std::str::FromStr>(key: &str, value: Option<&&str>) -> Result<T, String> {
+    value.and_then(|v| v.parse::<T>().ok()).ok_or_else(|| {
+        format!("go: '{key}' needs a number, got '{}'", value.copied().unwrap_or(""))
+    })
+}
+
+/// Milliseconds, where GUIs sometimes send negative clock values: those count as 0.
+fn millis(key: &str, value: Option<&&str>) -> Result<Duration, String> {
+    let ms: i64 = number(key, value)?;
+    Ok(Duration::from_millis(ms.max(0) as u64))
+}
+
+fn parse_go(tokens: &[&str], board: &Board, chess960: bool) -> Result<Command, String> {
+    if tokens.first() == Some(&"perft") {
+        let depth: u32 = number("perft", tokens.get(1))?;
+        if depth > 20 || tokens.len() > 2 {
+            return Err("go perft: expected one depth from 0 to 20".into());
+        }
+        return Ok(Command::Perft(depth));
     }
+    let mut limits = SearchLimits::default();
+    let mut i = 0;
+    while i < tokens.len() {
+        let key = tokens[i];
+        let value = tokens.get(i + 1);
+        i += 2;
+        match key {
+            "wtime" => limits.time[Color::White as usize] = Some(millis(key, value)?),
+            "btime" => limits.time[Color::Black as usize] = Some(millis(key, value)?),
+            "winc" => limits.increment[Color::White as usize] = millis(key, value)?,
+            "binc" => limits.increment[Color::Black as usize] = millis(key, value)?,
+            "movestogo" => limits.moves_to_go = Some(number::<u32>(key, value)?.max(1)),
+            "movetime" => limits.move_time = Some(millis(key, value)?),
+            "depth" => limits.depth = Some(number::<i32>(key, value)?.max(1)),
+            "nodes" => limits.nodes = Some(number::<u64>(key, value)?.max(1)),
+            "mate" => limits.mate = Some(number::<u32>(key, value)?.max(1)),
+            "infinite" => {
+                limits.infinite = true;
+                i -= 1;
+            }
+            "ponder" => {
+                limits.ponder = true;
+                i -= 1;
+            }
+            "searchmoves" => {
+                i -= 1;
+                while let Some(text) = tokens.get(i) {
+                    match board.parse_uci_move(text, chess960) {
+                        Ok(mv) => limits.search_moves.push(mv),
+                        Err(board::MoveError::Syntax { .. }) => break,
+                        Err(e) => return Err(format!("go searchmoves: {e}")),
+                    }
+                    i += 1;
+                }
+                if limits.search_moves.is_empty() {
+                    return Err("go searchmoves: no moves given".into());
+                }
+            }
+            other => return Err(format!("go: unknown parameter '{other}'")),
+        }
+    }
+    Ok(Command::Go(limits))
 }

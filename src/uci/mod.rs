@@ -1,50 +1,72 @@
-//! The UCI loop: reads commands, keeps the engine's state, prints replies.
+//! The UCI loop: reads commands, keeps the engine's state, and starts and
+//! stops searches on the thread pool.
 //!
 //! Bad input never changes state: every command is parsed completely into a
-//! new value first and applied only if it is valid; otherwise one
-//! `info string error: ...` line is printed.
+//! new value first and applied only if it is valid; otherwise exactly one
+//! `info string error: ...` line is printed. The loop stays responsive during
+//! a search (`isready`, `stop`, `ponderhit`, `quit` are answered at once)
+//! because searches run on the pool's threads.
 
 mod command;
-mod options;
+pub mod options;
+pub mod output;
 
 use crate::perft_cmd::write_divide;
 use board::{Board, Position};
-use command::{Command, GoCommand};
-use options::Options;
-use std::io::{BufRead, Write};
+use command::Command;
+use options::{DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS, OptionChange};
+use output::{Output, UciReporter};
+use search::{SearchJob, ThreadPool};
+use std::io::BufRead;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
 
 /// The engine's state between commands.
-struct Engine<W: Write> {
-    out: W,
+struct Engine {
+    out: Output,
+    reporter: Arc<UciReporter>,
+    pool: ThreadPool,
     position: Position,
-    options: Options,
+    multipv: usize,
+    move_overhead: Duration,
+    chess960: bool,
+    features: search::Features,
 }
 
-/// Runs the UCI loop until `quit` or end of input.
-pub fn run(input: impl BufRead, out: impl Write) {
-    let mut engine =
-        Engine { out, position: Position::new(Board::startpos()), options: Options::default() };
+/// Runs the UCI loop on `input` until `quit` or end of input.
+pub fn run(input: impl BufRead, out: Output) {
+    let reporter = Arc::new(UciReporter { out: out.clone(), chess960: Default::default() });
+    let pool = ThreadPool::new(1, DEFAULT_HASH_MB, reporter.clone());
+    let mut engine = Engine {
+        out,
+        reporter,
+        pool,
+        position: Position::new(Board::startpos()),
+        multipv: 1,
+        move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
+        chess960: false,
+        features: search::Features::default(),
+    };
     for line in input.lines() {
         let Ok(line) = line else { break };
         if !engine.handle(&line) {
             break;
         }
     }
+    engine.pool.stop();
+    engine.pool.wait_idle();
 }
 
-impl<W: Write> Engine<W> {
-    fn say(&mut self, text: &str) {
-        let _ = writeln!(self.out, "{text}");
-        let _ = self.out.flush();
-    }
-
-    fn error(&mut self, text: &str) {
-        self.say(&format!("info string error: {text}"));
+impl Engine {
+    fn error(&self, text: &str) {
+        self.out.line(&format!("info string error: {text}"));
     }
 
     /// Handles one line; returns `false` on `quit`.
     fn handle(&mut self, line: &str) -> bool {
-        let command = match command::parse(line, &self.position, self.options.chess960) {
+        let received = Instant::now();
+        let command = match command::parse(line, &self.position, self.chess960) {
             Ok(c) => c,
             Err(e) => {
                 self.error(&e);
@@ -54,39 +76,88 @@ impl<W: Write> Engine<W> {
         match command {
             Command::Empty => {}
             Command::Uci => {
-                self.say(concat!("id name Tessera ", env!("CARGO_PKG_VERSION")));
-                self.say("id author the Tessera developers");
-                for line in options::declarations() {
-                    self.say(&line);
+                self.out.line(concat!("id name Tessera ", env!("CARGO_PKG_VERSION")));
+                self.out.line("id author the Tessera developers");
+                for line in options::option_lines() {
+                    self.out.line(&line);
                 }
-                self.say("uciok");
+                self.out.line("uciok");
             }
-            Command::IsReady => self.say("readyok"),
-            Command::UciNewGame => {}
+            Command::IsReady => self.out.line("readyok"),
+            Command::UciNewGame => {
+                self.pool.clear();
+                self.position = Position::new(Board::startpos());
+            }
             Command::Position(position) => self.position = position,
-            Command::SetOption { name, value } => {
-                if let Err(e) = self.options.set(&name, value.as_deref()) {
-                    self.error(&e.to_string());
+            Command::SetOption(change) => self.apply(change),
+            Command::Perft(depth) => {
+                let board = *self.position.board();
+                let mut text = Vec::new();
+                write_divide(&mut text, &board, depth, self.chess960);
+                for line in String::from_utf8_lossy(&text).lines() {
+                    self.out.line(line);
                 }
             }
-            Command::Go(GoCommand::Perft(depth)) => {
-                let board = *self.position.board();
-                let chess960 = self.options.chess960;
-                write_divide(&mut self.out, &board, depth, chess960);
+            Command::Go(limits) => {
+                self.reporter.chess960.store(self.chess960, Ordering::Relaxed);
+                self.pool.start(SearchJob {
+                    position: self.position.clone(),
+                    limits,
+                    multipv: self.multipv,
+                    move_overhead: self.move_overhead,
+                    start: received,
+                    features: self.features,
+                });
             }
+            Command::Stop => self.pool.stop(),
+            Command::PonderHit => self.pool.ponderhit(),
             Command::Display => {
-                let board = *self.position.board();
+                let board = self.position.board();
+                let checkers: Vec<String> = board.checkers().map(|s| s.to_string()).collect();
                 let text = format!(
-                    "{}\nFen: {}\nKey: {:016x}\nCheckers: {}",
+                    "{}\nFen: {}\nKey: {:016X}\nCheckers: {}",
                     board.diagram(),
-                    board.to_fen(self.options.chess960),
+                    board.to_fen(self.chess960),
                     board.key(),
-                    board.checkers().map(|s| s.to_string()).collect::<Vec<_>>().join(" ")
+                    checkers.join(" ")
                 );
-                self.say(&text);
+                for line in text.lines() {
+                    self.out.line(line);
+                }
+            }
+            Command::Eval => {
+                let board = self.position.board();
+                let score = eval::evaluate(board, &mut eval::PawnCache::new(1));
+                self.out.line(&format!(
+                    "info string static eval {score} cp (side to move), phase {}/{}",
+                    eval::phase(board),
+                    eval::MAX_PHASE
+                ));
             }
             Command::Quit => return false,
         }
         true
+    }
+
+    fn apply(&mut self, change: OptionChange) {
+        match change {
+            OptionChange::Hash(mb) => {
+                self.pool.resize_hash(mb);
+                self.announce_hash();
+            }
+            OptionChange::Threads(n) => self.pool.set_threads(n),
+            OptionChange::ClearHash => self.pool.clear(),
+            OptionChange::MultiPv(n) => self.multipv = n,
+            OptionChange::MoveOverhead(ms) => self.move_overhead = Duration::from_millis(ms),
+            OptionChange::Ponder(_) => {}
+            OptionChange::Chess960(on) => self.chess960 = on,
+            OptionChange::SearchFeatures(f) => self.features = f,
+        }
+    }
+
+    fn announce_hash(&self) {
+        let (huge, mb) = self.pool.hash_info();
+        let pages = if huge { "transparent huge pages requested" } else { "normal pages" };
+        self.out.line(&format!("info string hash table {mb} MB, {pages}"));
     }
 }

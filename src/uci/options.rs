@@ -1,11 +1,16 @@
 //! UCI options, declared once: the same table prints `option name ...` and
-//! parses and range-checks `setoption`.
+//! parses and range-checks `setoption`. Applying a change is the engine's job;
+//! here a valid `setoption` becomes an [`OptionChange`].
 
 use std::fmt;
 
-/// The kinds of UCI option this engine declares.
+/// The kind, default and range of an option.
+#[derive(Debug, Clone, Copy)]
 enum Kind {
+    Spin { default: i64, min: i64, max: i64 },
     Check { default: bool },
+    Button,
+    Text { default: &'static str },
 }
 
 /// One declared option.
@@ -14,14 +19,60 @@ struct Declaration {
     kind: Kind,
 }
 
-const DECLARATIONS: &[Declaration] =
-    &[Declaration { name: "UCI_Chess960", kind: Kind::Check { default: false } }];
+/// The default `Hash` in MB.
+pub const DEFAULT_HASH_MB: usize = 16;
+/// The default `Move Overhead` in milliseconds.
+pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
 
-/// The current option values.
-#[derive(Debug, Clone, Default)]
-pub struct Options {
-    /// Chess960 castling notation (king takes rook) in and out.
-    pub chess960: bool,
+/// The machine's memory in MB (the `Hash` maximum), from `/proc/meminfo` where available.
+fn machine_memory_mb() -> i64 {
+    let from_proc = std::fs::read_to_string("/proc/meminfo").ok().and_then(|text| {
+        let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+        let kb: i64 = line.split_whitespace().nth(1)?.parse().ok()?;
+        Some(kb / 1024)
+    });
+    from_proc.unwrap_or(65_536).clamp(1, tt::MAX_MB as i64)
+}
+
+fn declarations() -> Vec<Declaration> {
+    vec![
+        Declaration {
+            name: "Hash",
+            kind: Kind::Spin { default: DEFAULT_HASH_MB as i64, min: 1, max: machine_memory_mb() },
+        },
+        Declaration { name: "Threads", kind: Kind::Spin { default: 1, min: 1, max: 1024 } },
+        Declaration { name: "Clear Hash", kind: Kind::Button },
+        Declaration { name: "MultiPV", kind: Kind::Spin { default: 1, min: 1, max: 256 } },
+        Declaration {
+            name: "Move Overhead",
+            kind: Kind::Spin { default: DEFAULT_MOVE_OVERHEAD_MS as i64, min: 0, max: 5000 },
+        },
+        Declaration { name: "Ponder", kind: Kind::Check { default: false } },
+        Declaration { name: "UCI_Chess960", kind: Kind::Check { default: false } },
+        // For testing: turn search techniques off, e.g. `-nmp,-lmr` (see search::Features).
+        Declaration { name: "SearchFeatures", kind: Kind::Text { default: "all" } },
+    ]
+}
+
+/// A valid option change, ready to apply.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OptionChange {
+    /// New table size in MB.
+    Hash(usize),
+    /// New number of search threads.
+    Threads(usize),
+    /// Clear the table and histories.
+    ClearHash,
+    /// Number of principal variations.
+    MultiPv(usize),
+    /// Reserve per move, in ms.
+    MoveOverhead(u64),
+    /// Whether pondering is allowed (informational: the GUI decides).
+    Ponder(bool),
+    /// Chess960 castling notation.
+    Chess960(bool),
+    /// Which search techniques are on.
+    SearchFeatures(search::Features),
 }
 
 /// Why `setoption` was refused.
@@ -29,59 +80,117 @@ pub struct Options {
 pub enum OptionError {
     /// No option has this name.
     Unknown { name: String },
-    /// A value of the wrong kind (e.g. not `true`/`false` for a check option).
-    BadValue { name: &'static str, value: String, expected: &'static str },
+    /// A spin value that is not an integer, or outside the declared range.
+    OutOfRange { name: &'static str, min: i64, max: i64, got: String },
+    /// A check value that is not `true` or `false`.
+    NotBoolean { name: &'static str, got: String },
+    /// A string value the option cannot use.
+    BadText { name: &'static str, reason: String },
 }
 
 impl fmt::Display for OptionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             OptionError::Unknown { name } => write!(f, "unknown option '{name}'"),
-            OptionError::BadValue { name, value, expected } => {
-                write!(f, "option '{name}' takes {expected}, not '{value}'")
+            OptionError::OutOfRange { name, min, max, got } => {
+                write!(f, "option '{name}' takes an integer from {min} to {max}, not '{got}'")
             }
+            OptionError::NotBoolean { name, got } => {
+                write!(f, "option '{name}' takes true or false, not '{got}'")
+            }
+            OptionError::BadText { name, reason } => write!(f, "option '{name}': {reason}"),
         }
     }
 }
 
 /// The `option name ...` lines for the `uci` reply.
-pub fn declarations() -> Vec<String> {
-    DECLARATIONS
+pub fn option_lines() -> Vec<String> {
+    declarations()
         .iter()
         .map(|d| match d.kind {
+            Kind::Spin { default, min, max } => {
+                format!("option name {} type spin default {default} min {min} max {max}", d.name)
+            }
             Kind::Check { default } => {
                 format!("option name {} type check default {default}", d.name)
+            }
+            Kind::Button => format!("option name {} type button", d.name),
+            Kind::Text { default } => {
+                format!("option name {} type string default {default}", d.name)
             }
         })
         .collect()
 }
 
-impl Options {
-    /// Applies `setoption name <name> [value <value>]`; on error nothing changes.
-    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
-        let decl = DECLARATIONS
-            .iter()
-            .find(|d| d.name.eq_ignore_ascii_case(name))
-            .ok_or_else(|| OptionError::Unknown { name: name.to_string() })?;
-        let value = value.unwrap_or("");
-        match decl.kind {
-            Kind::Check { .. } => {
-                let v = match value.to_ascii_lowercase().as_str() {
-                    "true" => true,
-                    "false" => false,
-                    _ => {
-                        return Err(OptionError::BadValue {
-                            name: decl.name,
-                            value: value.to_string(),
-                            expected: "true or false",
-                        });
-                    }
-                };
-                if decl.name == "UCI_Chess960" {
-                    self.chess960 = v;
-                }
-            }
+/// Parses and range-checks `setoption name <name> [value <value>]`.
+pub fn parse_change(name: &str, value: Option<&str>) -> Result<OptionChange, OptionError> {
+    let decls = declarations();
+    let decl = decls
+        .iter()
+        .find(|d| d.name.eq_ignore_ascii_case(name))
+        .ok_or_else(|| OptionError::Unknown { name: name.to_string() })?;
+    let text = value.unwrap_or("").trim();
+    match decl.kind {
+        Kind::Spin { min, max, .. } => {
+            let v =
+                text.parse::<i64>().ok().filter(|v| (min..=max).contains(v)).ok_or_else(|| {
+                    OptionError::OutOfRange { name: decl.name, min, max, got: text.to_string() }
+                })?;
+            Ok(match decl.name {
+                "Hash" => OptionChange::Hash(v as usize),
+                "Threads" => OptionChange::Threads(v as usize),
+                "MultiPV" => OptionChange::MultiPv(v as usize),
+                _ => OptionChange::MoveOverhead(v as u64),
+            })
         }
-        Ok(())
+        Kind::Check { .. } => {
+            let v = match text.to_ascii_lowercase().as_str() {
+                "true" => true,
+                "false" => false,
+                _ => {
+                    return Err(OptionError::NotBoolean { name: decl.name, got: text.to_string() });
+                }
+            };
+            Ok(if decl.name == "Ponder" {
+                OptionChange::Ponder(v)
+            } else {
+                OptionChange::Chess960(v)
+            })
+        }
+        Kind::Button => Ok(OptionChange::ClearHash),
+        Kind::Text { .. } => search::Features::parse(text)
+            .map(OptionChange::SearchFeatures)
+            .map_err(|reason| OptionError::BadText { name: decl.name, reason }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_declared_option_parses_its_default() {
+        for d in declarations() {
+            let value = match d.kind {
+                Kind::Spin { default, .. } => Some(default.to_string()),
+                Kind::Check { default } => Some(default.to_string()),
+                Kind::Button => None,
+                Kind::Text { default } => Some(default.to_string()),
+            };
+            assert!(parse_change(d.name, value.as_deref()).is_ok(), "{}", d.name);
+        }
+    }
+
+    #[test]
+    fn out_of_range_and_unknown_are_refused() {
+        assert!(matches!(parse_change("Threads", Some("0")), Err(OptionError::OutOfRange { .. })));
+        assert!(matches!(
+            parse_change("Threads", Some("1025")),
+            Err(OptionError::OutOfRange { .. })
+        ));
+        assert!(matches!(parse_change("Hash", Some("lots")), Err(OptionError::OutOfRange { .. })));
+        assert!(matches!(parse_change("Ponder", Some("yes")), Err(OptionError::NotBoolean { .. })));
+        assert!(matches!(parse_change("Nope", Some("1")), Err(OptionError::Unknown { .. })));
+        assert_eq!(parse_change("threads", Some("4")), Ok(OptionChange::Threads(4)));
     }
 }

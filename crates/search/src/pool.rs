@@ -1,0 +1,510 @@
+//! The Lazy SMP thread pool.
+//!
+//! Threads are created once (and re-created only when `Threads` changes); they
+//! park on a condition variable between searches. For each `go` every thread
+//! searches the same root with its own [`Worker`]; they share the
+//! transposition table, one stop flag and per-thread node counters in
+//! cache-padded atomics. Thread 0 is the main thread: it alone watches the
+//! clock, reports, waits for the helpers to stop and announces the best move.
+//!
+//! Locks are taken only between searches and once per completed iteration
+//! (to publish a thread's result), never inside the search itself. The table
+//! sits behind a `RwLock` that each thread read-locks once for a whole
+//! search; resizing or clearing write-locks it while the pool is idle.
+
+use crate::limits::{SearchLimits, TimeManager};
+use crate::params::MAX_DEPTH;
+use crate::report::{Reporter, SearchInfo, SearchOutcome};
+use crate::worker::{INFINITY, SearchContext, Worker};
+use board::{Move, Position};
+use crossbeam_utils::CachePadded;
+use parking_lot::{Condvar, Mutex, RwLock};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+use tt::{Bound, MATE, MATE_BOUND, TranspositionTable};
+
+/// How the final move is chosen among the threads' results.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum BestMoveChoice {
+    /// A vote: each thread's move gets `(score - worst + 10) * depth`.
+    #[default]
+    Vote,
+    /// The move of the thread that completed the deepest iteration.
+    Deepest,
+    /// The main thread's move only.
+    MainThread,
+}
+
+/// One search request.
+#[derive(Debug, Clone)]
+pub struct SearchJob {
+    /// The position with its game history.
+    pub position: Position,
+    /// What `go` asked for.
+    pub limits: SearchLimits,
+    /// How many principal variations to report.
+    pub multipv: usize,
+    /// Time kept in reserve per move for communication lag.
+    pub move_overhead: Duration,
+    /// When `go` arrived.
+    pub start: Instant,
+    /// Which search techniques are on.
+    pub features: crate::Features,
+}
+
+/// A thread's latest completed iteration.
+#[derive(Debug, Clone, Copy, Default)]
+struct ThreadResult {
+    depth: i32,
+    score: i32,
+    best: Option<Move>,
+    ponder: Option<Move>,
+}
+
+struct Control {
+    job: Option<Arc<SearchJob>>,
+    /// Incremented for every command to the threads.
+    epoch: u64,
+    clear_histories: bool,
+    quit: bool,
+    /// Threads still working on the current command.
+    active: usize,
+}
+
+struct Shared {
+    tt: RwLock<TranspositionTable>,
+    stop: AtomicBool,
+    /// True while the search must not end on its own (`go infinite`, `go ponder`).
+    hold: AtomicBool,
+    /// Set by `ponderhit`: the main thread restarts its clock and releases the hold.
+    ponderhit: AtomicBool,
+    counters: RwLock<Arc<[CachePadded<AtomicU64>]>>,
+    results: Mutex<Vec<ThreadResult>>,
+    control: Mutex<Control>,
+    wake: Condvar,
+    idle: Condvar,
+    reporter: Arc<dyn Reporter>,
+    choice: Mutex<BestMoveChoice>,
+    last_outcome: Mutex<Option<SearchOutcome>>,
+}
+
+/// The pool of search threads.
+pub struct ThreadPool {
+    shared: Arc<Shared>,
+    handles: Vec<JoinHandle<()>>,
+}
+
+impl ThreadPool {
+    /// A pool of `threads` search threads sharing a table of `hash_mb` megabytes.
+    pub fn new(threads: usize, hash_mb: usize, reporter: Arc<dyn Reporter>) -> ThreadPool {
+        let mut tt = TranspositionTable::new(hash_mb);
+        tt.set_threads(threads.max(1));
+        let shared = Arc::new(Shared {
+            tt: RwLock::new(tt),
+            stop: AtomicBool::new(false),
+            hold: AtomicBool::new(false),
+            ponderhit: AtomicBool::new(false),
+            counters: RwLock::new(Arc::from(Vec::new())),
+            results: Mutex::new(Vec::new()),
+            control: Mutex::new(Control {
+                job: None,
+                epoch: 0,
+                clear_histories: false,
+                quit: false,
+                active: 0,
+            }),
+            wake: Condvar::new(),
+            idle: Condvar::new(),
+            reporter,
+            choice: Mutex::new(BestMoveChoice::default()),
+            last_outcome: Mutex::new(None),
+        });
+        let mut pool = ThreadPool { shared, handles: Vec::new() };
+        pool.spawn(threads);
+        pool
+    }
+
+    fn spawn(&mut self, threads: usize) {
+        let threads = threads.max(1);
+        *self.shared.counters.write() =
+            (0..threads).map(|_| CachePadded::new(AtomicU64::new(0))).collect();
+        *self.shared.results.lock() = vec![ThreadResult::default(); threads];
+        let epoch = self.shared.control.lock().epoch;
+        for id in 0..threads {
+            let shared = Arc::clone(&self.shared);
+            let handle = std::thread::Builder::new()
+                .name(format!("search-{id}"))
+                .stack_size(16 << 20)
+                .spawn(move || thread_main(&shared, id, threads, epoch))
+                .expect("the OS refused to start a search thread");
+            self.handles.push(handle);
+        }
+    }
+
+    fn join_all(&mut self) {
+        self.stop();
+        self.wait_idle();
+        {
+            let mut c = self.shared.control.lock();
+            c.quit = true;
+            self.shared.wake.notify_all();
+        }
+        for h in self.handles.drain(..) {
+            let _ = h.join();
+        }
+        let mut c = self.shared.control.lock();
+        c.quit = false;
+    }
+
+    /// The number of search threads.
+    pub fn threads(&self) -> usize {
+        self.handles.len()
+    }
+
+    /// Changes the number of threads (waits for any search to finish first).
+    pub fn set_threads(&mut self, threads: usize) {
+        if threads.max(1) == self.threads() {
+            return;
+        }
+        self.join_all();
+        self.spawn(threads);
+        self.shared.tt.write().set_threads(threads.max(1));
+    }
+
+    /// Starts a search; returns at once. The reporter receives the best move
+    /// when it ends. A search already running is stopped first.
+    pub fn start(&self, job: SearchJob) {
+        self.stop();
+        self.wait_idle();
+        self.shared.stop.store(false, Ordering::SeqCst);
+        self.shared.ponderhit.store(false, Ordering::SeqCst);
+        self.shared.hold.store(job.limits.infinite || job.limits.ponder, Ordering::SeqCst);
+        for c in self.shared.counters.read().iter() {
+            c.store(0, Ordering::Relaxed);
+        }
+        for r in self.shared.results.lock().iter_mut() {
+            *r = ThreadResult::default();
+        }
+        self.shared.tt.read().new_search();
+        let mut c = self.shared.control.lock();
+        c.job = Some(Arc::new(job));
+        c.epoch += 1;
+        c.active = self.handles.len();
+        self.shared.wake.notify_all();
+    }
+
+    /// Asks the running search (if any) to stop; the best move follows shortly.
+    pub fn stop(&self) {
+        self.shared.hold.store(false, Ordering::SeqCst);
+        self.shared.stop.store(true, Ordering::SeqCst);
+    }
+
+    /// `ponderhit`: the pondered move was played; the search continues on the clock.
+    pub fn ponderhit(&self) {
+        self.shared.ponderhit.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether a search is running.
+    pub fn is_searching(&self) -> bool {
+        self.shared.control.lock().active > 0
+    }
+
+    /// Blocks until no search is running.
+    pub fn wait_idle(&self) {
+        let mut c = self.shared.control.lock();
+        while c.active > 0 {
+            self.shared.idle.wait(&mut c);
+        }
+    }
+
+    /// Runs a search to the end and returns its outcome (for bench and tests).
+    pub fn search_sync(&self, job: SearchJob) -> Option<SearchOutcome> {
+        *self.shared.last_outcome.lock() = None;
+        self.start(job);
+        self.wait_idle();
+        self.shared.last_outcome.lock().clone()
+    }
+
+    /// Forgets everything learned: clears the table (in parallel) and every thread's histories.
+    pub fn clear(&mut self) {
+        self.stop();
+        self.wait_idle();
+        self.shared.tt.write().clear();
+        let mut c = self.shared.control.lock();
+        c.job = None;
+        c.clear_histories = true;
+        c.epoch += 1;
+        c.active = self.handles.len();
+        self.shared.wake.notify_all();
+        drop(c);
+        self.wait_idle();
+    }
+
+    /// Resizes the table (waits for any search to finish first).
+    pub fn resize_hash(&mut self, mb: usize) {
+        self.stop();
+        self.wait_idle();
+        self.shared.tt.write().resize(mb);
+    }
+
+    /// Whether the table got huge pages, and its size in MB.
+    pub fn hash_info(&self) -> (bool, usize) {
+        let tt = self.shared.tt.read();
+        (tt.huge_pages(), tt.size_mb())
+    }
+
+    /// Chooses how the final move is picked among threads.
+    pub fn set_best_move_choice(&self, choice: BestMoveChoice) {
+        *self.shared.choice.lock() = choice;
+    }
+}
+
+impl Drop for ThreadPool {
+    fn drop(&mut self) {
+        self.join_all();
+    }
+}
+
+fn thread_main(shared: &Shared, id: usize, threads: usize, mut seen: u64) {
+    let mut worker = Worker::new();
+    loop {
+        let (job, clear) = {
+            let mut c = shared.control.lock();
+            while c.epoch == seen && !c.quit {
+                shared.wake.wait(&mut c);
+            }
+            if c.quit {
+                return;
+            }
+            seen = c.epoch;
+            (c.job.clone(), c.clear_histories)
+        };
+        if clear {
+            worker.clear();
+        }
+        if let Some(job) = job {
+            if id == 0 {
+                main_search(shared, &mut worker, &job, threads);
+            } else {
+                helper_search(shared, &mut worker, &job, id);
+            }
+        }
+        let mut c = shared.control.lock();
+        c.active -= 1;
+        if id == 0 {
+            c.clear_histories = false;
+        }
+        if c.active == 0 {
+            c.clear_histories = false;
+            shared.idle.notify_all();
+        }
+    }
+}
+
+fn total_nodes(shared: &Shared) -> u64 {
+    shared.counters.read().iter().map(|c| c.load(Ordering::Relaxed)).sum()
+}
+
+/// A helper: iterative deepening with no output and no clock, until the stop flag.
+/// Odd helpers skip every other depth so threads spread over different depths.
+fn helper_search(shared: &Shared, worker: &mut Worker, job: &SearchJob, id: usize) {
+    let tt = shared.tt.read();
+    let counters = Arc::clone(&shared.counters.read());
+    let never = |_: u64| false;
+    let ctx = SearchContext {
+        tt: &tt,
+        stop: &shared.stop,
+        node_counter: &counters[id],
+        should_stop: &never,
+        node_limit: None,
+        features: job.features,
+    };
+    worker.prepare(&job.position, &job.limits.search_moves);
+    let max_depth = job.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+    let mut score = 0;
+    let mut depth = 1;
+    while depth <= max_depth && !shared.stop.load(Ordering::Relaxed) {
+        score = worker.aspiration(&ctx, depth, score, |_, _, _| {});
+        if worker.was_stopped() {
+            break;
+        }
+        let pv = worker.root_pv();
+        shared.results.lock()[id] =
+            ThreadResult { depth, score, best: pv.first().copied(), ponder: pv.get(1).copied() };
+        depth += if id % 2 == 1 && depth >= 4 && (depth + id as i32) % 3 == 0 { 2 } else { 1 };
+    }
+    counters[id].store(worker.nodes, Ordering::Relaxed);
+}
+
+/// The main thread: iterative deepening with MultiPV, reports, the clock, then the
+/// wait for helpers and the best move.
+fn main_search(shared: &Shared, worker: &mut Worker, job: &SearchJob, threads: usize) {
+    let tt = shared.tt.read();
+    let counters = Arc::clone(&shared.counters.read());
+    let root = *job.position.board();
+    let limits = &job.limits;
+    let clock =
+        Mutex::new(TimeManager::new(limits, root.side_to_move(), job.move_overhead, job.start));
+    let node_limit = limits.nodes;
+    let should_stop = |_: u64| {
+        if shared.ponderhit.swap(false, Ordering::SeqCst) {
+            clock.lock().restart(Instant::now());
+            shared.hold.store(false, Ordering::SeqCst);
+        }
+        if limits.ponder && shared.hold.load(Ordering::Relaxed) {
+            return false;
+        }
+        clock.lock().hard_expired()
+            || (threads > 1 && node_limit.is_some_and(|n| total_nodes(shared) >= n))
+    };
+    let ctx = SearchContext {
+        tt: &tt,
+        stop: &shared.stop,
+        node_counter: &counters[0],
+        should_stop: &should_stop,
+        node_limit: if threads == 1 { node_limit } else { None },
+        features: job.features,
+    };
+    worker.prepare(&job.position, &limits.search_moves);
+    let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+    let lines = job.multipv.clamp(1, worker.root_moves.len().max(1));
+    let mut scores = vec![0; lines];
+    let mut last_best = None;
+    let mut stable_iterations = 0;
+    let report =
+        |w: &Worker, depth: i32, multipv: usize, score: i32, bound: Bound, pv: Vec<Move>| {
+            shared.reporter.info(&SearchInfo {
+                root,
+                depth,
+                seldepth: w.seldepth,
+                multipv,
+                score,
+                bound,
+                nodes: total_nodes(shared).max(w.nodes),
+                elapsed: job.start.elapsed(),
+                hashfull: tt.hashfull(),
+                pv,
+            });
+        };
+
+    if !worker.root_moves.is_empty() {
+        for depth in 1..=max_depth {
+            let mut completed: Vec<(i32, Vec<Move>)> = Vec::with_capacity(lines);
+            worker.excluded_root.clear();
+            for (line, previous) in scores.iter_mut().enumerate() {
+                let score = worker.aspiration(&ctx, depth, *previous, |w, s, bound| {
+                    if job.start.elapsed() > Duration::from_secs(2) && lines == 1 {
+                        counters[0].store(w.nodes, Ordering::Relaxed);
+                        report(w, depth, line + 1, s, bound, w.root_pv().to_vec());
+                    }
+                });
+                if worker.was_stopped() {
+                    break;
+                }
+                *previous = score;
+                let pv = worker.root_pv().to_vec();
+                if let Some(&first) = pv.first() {
+                    worker.excluded_root.push(first);
+                }
+                completed.push((score, pv));
+            }
+            if completed.len() < lines {
+                break;
+            }
+            counters[0].store(worker.nodes, Ordering::Relaxed);
+            completed.sort_by_key(|(s, _)| std::cmp::Reverse(*s));
+            for (i, (score, pv)) in completed.iter().enumerate() {
+                report(worker, depth, i + 1, *score, Bound::Exact, pv.clone());
+            }
+            let (score, pv) = &completed[0];
+            let best = pv.first().copied();
+            shared.results.lock()[0] =
+                ThreadResult { depth, score: *score, best, ponder: pv.get(1).copied() };
+            stable_iterations = if best == last_best { stable_iterations + 1 } else { 0 };
+            last_best = best;
+
+            if let Some(m) = limits.mate
+                && *score >= MATE_BOUND
+                && MATE - *score <= 2 * m as i32
+            {
+                break;
+            }
+            let factor = 1.4 - 0.15 * f64::from(stable_iterations.min(5));
+            if !shared.hold.load(Ordering::Relaxed) && clock.lock().soft_expired(factor) {
+                break;
+            }
+        }
+    }
+
+    // `go infinite` and `go ponder` never end on their own: wait for `stop` or `ponderhit`.
+    while shared.hold.load(Ordering::SeqCst) && !shared.stop.load(Ordering::SeqCst) {
+        if shared.ponderhit.swap(false, Ordering::SeqCst) {
+            shared.hold.store(false, Ordering::SeqCst);
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    shared.stop.store(true, Ordering::SeqCst);
+    counters[0].store(worker.nodes, Ordering::Relaxed);
+    {
+        let mut c = shared.control.lock();
+        while c.active > 1 {
+            shared.idle.wait_for(&mut c, Duration::from_millis(1));
+        }
+    }
+    let results = shared.results.lock().clone();
+    let choice = *shared.choice.lock();
+    let chosen = choose(&results, choice);
+    let best = chosen.best.or_else(|| worker.root_moves.first().copied());
+    let ponder = if chosen.best.is_some() { chosen.ponder } else { None };
+    let ponder = ponder.filter(|&p| {
+        best.is_some_and(|b| {
+            let mut after = root;
+            after.play_unchecked(b);
+            after.is_legal(p)
+        })
+    });
+    let outcome = SearchOutcome {
+        root,
+        best,
+        ponder,
+        score: chosen.score,
+        depth: chosen.depth,
+        nodes: total_nodes(shared),
+        elapsed: job.start.elapsed(),
+    };
+    *shared.last_outcome.lock() = Some(outcome.clone());
+    shared.reporter.best_move(&outcome);
+}
+
+/// Picks the final move among the threads' completed iterations.
+fn choose(results: &[ThreadResult], choice: BestMoveChoice) -> ThreadResult {
+    let main = results.first().copied().unwrap_or_default();
+    let done: Vec<ThreadResult> = results.iter().copied().filter(|r| r.best.is_some()).collect();
+    if done.is_empty() || choice == BestMoveChoice::MainThread {
+        return main;
+    }
+    match choice {
+        BestMoveChoice::Deepest => *done.iter().max_by_key(|r| (r.depth, r.score)).unwrap_or(&main),
+        _ => {
+            let worst = done.iter().map(|r| r.score).min().unwrap_or(-INFINITY);
+            let mut votes: Vec<(Move, i64)> = Vec::new();
+            for r in &done {
+                let Some(mv) = r.best else { continue };
+                let weight = i64::from(r.score - worst + 10) * i64::from(r.depth);
+                match votes.iter_mut().find(|(m, _)| *m == mv) {
+                    Some((_, v)) => *v += weight,
+                    None => votes.push((mv, weight)),
+                }
+            }
+            let Some(&(winner, _)) = votes.iter().max_by_key(|(_, v)| *v) else { return main };
+            // Among the threads that chose the winner, report the deepest one's line.
+            *done
+                .iter()
+                .filter(|r| r.best == Some(winner))
+                .max_by_key(|r| (r.depth, r.score))
+                .unwrap_or(&main)
+        }
+    }
+}

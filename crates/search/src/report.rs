@@ -1,0 +1,74 @@
+//! What the search tells the outside world. The search never prints: the UCI
+//! layer implements [`Reporter`] and formats the lines.
+
+use board::{Board, Move};
+use std::time::Duration;
+use tt::Bound;
+
+/// One `info` report: a completed (or failed-high/low) line of the main thread.
+#[derive(Debug, Clone)]
+pub struct SearchInfo {
+    /// The root position (to write the moves in the right notation).
+    pub root: Board,
+    /// Iteration depth.
+    pub depth: i32,
+    /// Deepest ply reached.
+    pub seldepth: usize,
+    /// MultiPV index, from 1.
+    pub multipv: usize,
+    /// Score from the side to move's point of view (mate scores as [`tt::MATE`] - plies).
+    pub score: i32,
+    /// `Exact` for a finished line, `Lower`/`Upper` for an aspiration fail high/low.
+    pub bound: Bound,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub elapsed: Duration,
+    /// Table usage in permille.
+    pub hashfull: u32,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+}
+
+impl SearchInfo {
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        let secs = self.elapsed.as_secs_f64();
+        if secs > 0.0 { (self.nodes as f64 / secs) as u64 } else { 0 }
+    }
+}
+
+/// The end of a search.
+#[derive(Debug, Clone)]
+pub struct SearchOutcome {
+    /// The root position.
+    pub root: Board,
+    /// The move to play (`None`: no legal move).
+    pub best: Option<Move>,
+    /// The expected reply, if known.
+    pub ponder: Option<Move>,
+    /// The score of the best move.
+    pub score: i32,
+    /// The depth of the iteration the move comes from.
+    pub depth: i32,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+    /// Time the search took.
+    pub elapsed: Duration,
+}
+
+/// Receives the main thread's reports.
+pub trait Reporter: Send + Sync {
+    /// A line of analysis.
+    fn info(&self, info: &SearchInfo);
+    /// The search is over (sent exactly once per search, after every thread has stopped).
+    fn best_move(&self, outcome: &SearchOutcome);
+}
+
+/// A reporter that says nothing (bench, tests).
+pub struct Silent;
+
+impl Reporter for Silent {
+    fn info(&self, _: &SearchInfo) {}
+    fn best_move(&self, _: &SearchOutcome) {}
+}

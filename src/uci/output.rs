@@ -1,0 +1,102 @@
+//! UCI output: the reporter that turns search reports into `info` and
+//! `bestmove` lines, and the shared, line-atomic output stream.
+
+use board::Move;
+use search::{Reporter, SearchInfo, SearchOutcome};
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use tt::{Bound, MATE, MATE_BOUND};
+
+/// An output stream shared by the UCI loop and the search's main thread.
+/// Each line is written and flushed under the lock, so lines never interleave.
+#[derive(Clone)]
+pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
+
+impl Output {
+    /// Wraps a writer.
+    pub fn new(w: impl Write + Send + 'static) -> Output {
+        Output(Arc::new(Mutex::new(Box::new(w))))
+    }
+
+    /// Writes one line and flushes it.
+    pub fn line(&self, text: &str) {
+        let mut w = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = writeln!(w, "{text}");
+        let _ = w.flush();
+    }
+}
+
+/// Formats a score for UCI: `cp N` or `mate N` (moves, negative when being mated).
+pub fn format_score(score: i32) -> String {
+    if score >= MATE_BOUND {
+        format!("mate {}", (MATE - score + 1) / 2)
+    } else if score <= -MATE_BOUND {
+        format!("mate -{}", (MATE + score) / 2)
+    } else {
+        format!("cp {score}")
+    }
+}
+
+/// The UCI reporter.
+pub struct UciReporter {
+    /// Where lines go.
+    pub out: Output,
+    /// Whether moves are written in Chess960 notation.
+    pub chess960: AtomicBool,
+}
+
+impl UciReporter {
+    fn moves(&self, root: &board::Board, pv: &[Move]) -> String {
+        let chess960 = self.chess960.load(Ordering::Relaxed);
+        let mut board = *root;
+        let mut text = Vec::with_capacity(pv.len());
+        for &mv in pv {
+            if !board.is_legal(mv) {
+                break;
+            }
+            text.push(board.move_to_uci(mv, chess960));
+            board.play_unchecked(mv);
+        }
+        text.join(" ")
+    }
+}
+
+impl Reporter for UciReporter {
+    fn info(&self, info: &SearchInfo) {
+        let bound = match info.bound {
+            Bound::Lower => " lowerbound",
+            Bound::Upper => " upperbound",
+            _ => "",
+        };
+        self.out.line(&format!(
+            "info depth {} seldepth {} multipv {} score {}{bound} nodes {} nps {} hashfull {} time {} pv {}",
+            info.depth,
+            info.seldepth,
+            info.multipv,
+            format_score(info.score),
+            info.nodes,
+            info.nps(),
+            info.hashfull,
+            info.elapsed.as_millis(),
+            self.moves(&info.root, &info.pv)
+        ));
+    }
+
+    fn best_move(&self, outcome: &SearchOutcome) {
+        let chess960 = self.chess960.load(Ordering::Relaxed);
+        let line = match outcome.best {
+            None => "bestmove 0000".to_string(),
+            Some(best) => {
+                let mut line = format!("bestmove {}", outcome.root.move_to_uci(best, chess960));
+                if let Some(ponder) = outcome.ponder {
+                    let mut after = outcome.root;
+                    after.play_unchecked(best);
+                    line.push_str(&format!(" ponder {}", after.move_to_uci(ponder, chess960)));
+                }
+                line
+            }
+        };
+        self.out.line(&line);
+    }
+}

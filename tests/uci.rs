@@ -1,0 +1,235 @@
+//! The UCI engine, driven over stdin/stdout as a GUI would drive it.
+
+mod common;
+
+use common::{Engine, SLOW, is_legal};
+use std::time::{Duration, Instant};
+
+#[test]
+fn handshake_lists_options_and_answers_isready() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let (_, before) = e.wait_for(SLOW, |l| l == "uciok");
+    assert!(before.iter().any(|l| l.starts_with("id name Tessera")));
+    for option in
+        ["Hash", "Threads", "Clear Hash", "MultiPV", "Move Overhead", "UCI_Chess960", "Ponder"]
+    {
+        assert!(
+            before.iter().any(|l| l.starts_with(&format!("option name {option} type"))),
+            "missing option {option}: {before:?}"
+        );
+    }
+    assert!(e.sync().is_empty());
+    assert!(e.quit(SLOW));
+}
+
+#[test]
+fn plays_a_game_of_legal_moves() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.wait_for(SLOW, |l| l == "uciok");
+    e.send("ucinewgame");
+    let mut moves: Vec<String> = Vec::new();
+    for ply in 0..40 {
+        let position = format!("position startpos moves {}", moves.join(" "));
+        e.send(&position);
+        let fen = e.fen();
+        let board = board::Board::from_fen(&fen).expect("valid FEN");
+        if board.status() != board::GameStatus::Ongoing {
+            break;
+        }
+        let go =
+            if ply % 2 == 0 { "go depth 4" } else { "go wtime 3000 btime 3000 winc 10 binc 10" };
+        e.send(go);
+        let (mv, infos) = e.bestmove(SLOW);
+        assert!(is_legal(&fen, &mv), "illegal bestmove {mv} in {fen}");
+        assert!(infos.iter().any(|l| l.starts_with("info depth")), "no info lines before bestmove");
+        moves.push(mv);
+    }
+    assert!(moves.len() >= 20, "the game ended after {} plies", moves.len());
+    assert!(e.quit(SLOW));
+}
+
+#[test]
+fn stop_is_answered_quickly_with_a_legal_move() {
+    let mut e = Engine::start();
+    let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+    let mut latencies = Vec::new();
+    for _ in 0..5 {
+        e.send(&format!("position fen {fen}"));
+        e.send("go infinite");
+        std::thread::sleep(Duration::from_millis(150));
+        let sent = Instant::now();
+        e.send("stop");
+        let (mv, _) = e.bestmove(SLOW);
+        latencies.push(sent.elapsed());
+        assert!(is_legal(fen, &mv), "illegal {mv}");
+    }
+    latencies.sort();
+    let median = latencies[latencies.len() / 2];
+    assert!(median < Duration::from_millis(50), "stop latencies {latencies:?}");
+}
+
+#[test]
+fn isready_is_answered_during_an_infinite_search() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    let before = e.sync();
+    assert!(
+        !before.iter().any(|l| l.starts_with("bestmove")),
+        "search ended before stop: {before:?}"
+    );
+    e.send("stop");
+    e.bestmove(SLOW);
+}
+
+#[test]
+fn go_infinite_waits_for_stop_even_when_the_search_is_done() {
+    let mut e = Engine::start();
+    // Mate in one: the search finishes its work at once, but must not answer before `stop`.
+    e.send("position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1");
+    e.send("go infinite depth 3");
+    assert!(e.next_line(Duration::from_millis(300)).is_none_or(|l| !l.starts_with("bestmove")));
+    while let Some(l) = e.next_line(Duration::from_millis(50)) {
+        assert!(!l.starts_with("bestmove"), "bestmove before stop");
+    }
+    e.send("stop");
+    assert_eq!(e.bestmove(SLOW).0, "d1d8");
+}
+
+#[test]
+fn finds_mates_with_mate_scores() {
+    let cases = [
+        ("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", 1, "d1d8"),
+        // WAC.001: Qg6 mates in 2 (verified with Stockfish: ...fxg6 Nxg6#, ...gxf6 Qh7#).
+        ("2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1", 2, "g3g6"),
+        // Nf6+ gxf6 Bxf7#.
+        ("r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1", 2, "d5f6"),
+        // Black mates in one on the back rank.
+        ("3r2k1/5ppp/8/8/8/8/5PPP/6K1 b - - 0 1", 1, "d8d1"),
+    ];
+    let mut e = Engine::start();
+    for (fen, n, expected) in cases {
+        e.send("ucinewgame");
+        e.send(&format!("position fen {fen}"));
+        e.send(&format!("go mate {n}"));
+        let (mv, infos) = e.bestmove(SLOW);
+        assert!(is_legal(fen, &mv), "{fen}: illegal {mv}");
+        assert_eq!(mv, expected, "{fen}");
+        let last =
+            infos.iter().rev().find(|l| l.contains(" score ")).expect("an info line with a score");
+        assert!(last.contains(&format!("score mate {n} ")), "{fen}: expected mate {n}, got {last}");
+    }
+}
+
+#[test]
+fn bad_input_is_reported_and_changes_nothing() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.wait_for(SLOW, |l| l == "uciok");
+    let start = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+    e.send("position startpos moves e2e4");
+    assert_eq!(e.fen(), start);
+    let bad = [
+        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1",
+        "position fen 8/8/8 w - - 0 1",
+        "position fen",
+        "position startpos moves e2e4 e7e5 e1e3",
+        "position startpos moves e2e4 zz99",
+        "position sideways",
+        "setoption name Hash value 0",
+        "setoption name Threads value 5000",
+        "setoption name MultiPV value many",
+        "setoption name Ponder value maybe",
+        "setoption name Warp Speed value 9",
+        "setoption value 3",
+        "go depth deep",
+        "go perft 99",
+        "go wtime",
+        "go searchmoves e2e5",
+        "xyzzy",
+        "position fen 4k3/8/8/8/8/8/8/4K2R w Q - 0 1",
+        "position fen ♔♕♖ w - - 0 1",
+    ];
+    for command in bad {
+        e.send(command);
+        let (line, _) = e.wait_for(SLOW, |_| true);
+        assert!(line.starts_with("info string error: "), "{command}: {line}");
+        let extra = e.sync();
+        assert!(extra.is_empty(), "{command}: more than one reply: {extra:?}");
+        assert_eq!(e.fen(), start, "{command} changed the position");
+    }
+    // Options kept their values: MultiPV still 1 gives one line per depth.
+    e.send("go depth 3");
+    let (_, infos) = e.bestmove(SLOW);
+    assert!(infos.iter().all(|l| !l.contains("multipv 2")));
+    assert!(e.quit(SLOW));
+}
+
+#[test]
+fn multipv_reports_distinct_lines() {
+    let mut e = Engine::start();
+    e.send("setoption name MultiPV value 3");
+    e.send("position startpos");
+    e.send("go depth 5");
+    let (_, infos) = e.bestmove(SLOW);
+    let depth5: Vec<&String> = infos.iter().filter(|l| l.starts_with("info depth 5 ")).collect();
+    assert_eq!(depth5.len(), 3, "{depth5:?}");
+    let firsts: std::collections::HashSet<&str> = depth5
+        .iter()
+        .map(|l| l.split(" pv ").nth(1).and_then(|p| p.split(' ').next()).unwrap_or(""))
+        .collect();
+    assert_eq!(firsts.len(), 3);
+}
+
+#[test]
+fn quit_during_a_search_exits_promptly() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(e.quit(Duration::from_secs(5)));
+}
+
+#[test]
+fn go_perft_prints_the_divide() {
+    let mut e = Engine::start();
+    e.send("position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    e.send("go perft 3");
+    let (line, before) = e.wait_for(SLOW, |l| l.starts_with("Nodes searched"));
+    assert_eq!(line, "Nodes searched: 97862");
+    assert_eq!(before.iter().filter(|l| l.contains(": ")).count(), 48);
+    assert!(before.iter().any(|l| l == "e1g1: 2059"), "standard castling notation");
+    e.send("setoption name UCI_Chess960 value true");
+    e.send("go perft 1");
+    let (_, before) = e.wait_for(SLOW, |l| l.starts_with("Nodes searched"));
+    assert!(before.iter().any(|l| l == "e1h1: 1"), "Chess960 castling notation: {before:?}");
+}
+
+#[test]
+fn ponder_then_ponderhit_plays_on_the_clock() {
+    let mut e = Engine::start();
+    e.send("setoption name Ponder value true");
+    e.send("position startpos moves e2e4");
+    e.send("go ponder wtime 2000 btime 2000");
+    assert!(e.next_line(Duration::from_millis(200)).is_none_or(|l| !l.starts_with("bestmove")));
+    e.send("ponderhit");
+    let (mv, _) = e.bestmove(SLOW);
+    assert!(is_legal("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", &mv));
+}
+
+#[test]
+fn nodes_limit_is_respected() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go nodes 20000");
+    let (_, infos) = e.bestmove(SLOW);
+    let nodes: u64 = infos
+        .iter()
+        .filter_map(|l| l.split(" nodes ").nth(1)?.split(' ').next()?.parse().ok())
+        .max()
+        .expect("an info line");
+    assert!(nodes <= 20_000, "searched {nodes} nodes");
+}
