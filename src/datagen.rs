@@ -137,8 +137,8 @@ pub fn run(args: &[String]) -> ExitCode {
         Err(e) => {
             eprintln!("datagen: {e}");
             eprintln!(
-                "usage: tessera datagen --out FILE [--games N] [--nodes K] [--seed S] [--threads T] \
-                 [--openings PATH] [--random-plies R]"
+                "usage: tessera datagen --out FILE [--games N] [--nodes K] [--seed S] \
+                 [--threads T] [--openings PATH] [--random-plies R]"
             );
             ExitCode::FAILURE
         }
@@ -163,8 +163,8 @@ fn run_inner(args: &[String]) -> Result<(), String> {
     let file = std::fs::File::create(&out).map_err(|e| format!("cannot create '{out}': {e}"))?;
     let mut writer = BufWriter::new(file);
     eprintln!(
-        "datagen: {} games, {} nodes/move, {} thread(s), seed {}, {} openings from {openings_path}, \
-         {} random plies -> {out}",
+        "datagen: {} games, {} nodes/move, {} thread(s), seed {}, \
+         {} openings from {openings_path}, {} random plies -> {out}",
         config.games,
         config.nodes,
         config.threads,

@@ -71,7 +71,8 @@ fn run_inner(args: &[String]) -> Result<(), String> {
         eprintln!("tune: holding out the last {} positions for validation", held_out.len());
     }
     eprintln!(
-        "tune: {} training positions, {} coefficients ({:.1} per position, {:.0} MB) loaded in {load_time:.2} s",
+        "tune: {} training positions, {} coefficients ({:.1} per position, {:.0} MB) \
+         loaded in {load_time:.2} s",
         data.len(),
         data.terms.len(),
         data.terms.len() as f64 / data.len() as f64,
@@ -126,8 +127,8 @@ fn run_inner(args: &[String]) -> Result<(), String> {
     }
     let tune_time = tune_start.elapsed().as_secs_f64();
     eprintln!(
-        "tune: {epochs} epochs in {tune_time:.2} s ({:.4} s/epoch, {:.4} s/epoch per 100k positions); \
-         training loss {start_loss:.6} -> {last_loss:.6}",
+        "tune: {epochs} epochs in {tune_time:.2} s ({:.4} s/epoch, \
+         {:.4} s/epoch per 100k positions); training loss {start_loss:.6} -> {last_loss:.6}",
         tune_time / epochs.max(1) as f64,
         tune_time / epochs.max(1) as f64 * 100_000.0 / data.len() as f64,
     );
@@ -137,7 +138,7 @@ fn run_inner(args: &[String]) -> Result<(), String> {
         let final_val = validate(&params).unwrap_or(f64::INFINITY);
         if v <= final_val {
             eprintln!("tune: best validation loss {v:.6} at epoch {epoch}: keeping those weights");
-            chosen = format!("at epoch {epoch} of {epochs} (best validation loss)");
+            chosen = format!("after {epoch} of {epochs} epochs (best validation loss)");
             params = best_params;
         }
     }
@@ -156,13 +157,12 @@ fn run_inner(args: &[String]) -> Result<(), String> {
 
     let mut summary = vec![
         format!(
-            "Tuned on {} positions from '{}' with Adam (lr {lr}), weights {chosen};",
+            "Tuned on {} positions from '{}' with Adam (lr {lr});",
             data.len(),
             file_name(&path)
         ),
-        format!(
-            "K = {k:.4}, loss {start_loss:.6} (starting weights) -> {final_loss:.6} (these weights)."
-        ),
+        format!("weights {chosen}, K = {k:.4},"),
+        format!("loss {start_loss:.6} (starting weights) -> {final_loss:.6} (these weights)."),
     ];
     if let (Some(a), Some(b)) = (start_val, final_val) {
         summary.push(format!(

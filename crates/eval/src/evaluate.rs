@@ -15,25 +15,11 @@ pub fn phase(board: &Board) -> i32 {
     ((minors + 2 * rooks + 4 * queens) as i32).min(MAX_PHASE)
 }
 
-/// Attack maps of one side, built once and shared by several terms.
-#[derive(Default)]
+/// Attack maps of one side, built while scoring its pieces and used by the threat terms.
+#[derive(Default, Clone, Copy)]
 struct Attacks {
     by_piece: [Bitboard; 6],
     all: Bitboard,
-}
-
-fn attacks_of(board: &Board, color: Color) -> Attacks {
-    let mut a = Attacks::default();
-    let occ = board.occupied();
-    for piece in Piece::ALL {
-        let mut bb = Bitboard::EMPTY;
-        for sq in board.colored_pieces(color, piece) {
-            bb |= piece_attacks(piece, color, sq, occ);
-        }
-        a.by_piece[piece as usize] = bb;
-        a.all |= bb;
-    }
-    a
 }
 
 #[inline(always)]
@@ -48,6 +34,12 @@ fn piece_attacks(piece: Piece, color: Color, sq: Square, occ: Bitboard) -> Bitbo
     }
 }
 
+#[inline(always)]
+fn pawn_attack_map(board: &Board, color: Color) -> Bitboard {
+    let pawns = board.colored_pieces(color, Piece::Pawn).forward(color);
+    pawns.east() | pawns.west()
+}
+
 /// The evaluation from White's point of view as an unblended pair, with every
 /// feature recorded into `trace`. `pawns` is the pawn structure (cached or not).
 pub fn evaluate_pair<T: Trace>(board: &Board, w: &[S], pawns: &PawnInfo, trace: &mut T) -> S {
@@ -56,16 +48,20 @@ pub fn evaluate_pair<T: Trace>(board: &Board, w: &[S], pawns: &PawnInfo, trace: 
         // The cache skipped the pawn features: record them now.
         pawn_structure(board, w, trace);
     }
-    let attacks = [attacks_of(board, Color::White), attacks_of(board, Color::Black)];
     let occ = board.occupied();
+    let pawn_maps = [pawn_attack_map(board, Color::White), pawn_attack_map(board, Color::Black)];
+    let mut attacks = [Attacks::default(); 2];
     for color in Color::ALL {
         let sign = if color == Color::White { 1 } else { -1 };
         let them = !color;
-        let ours = board.colors(color);
         let mut add = |index: usize, count: i32| {
             score += w[index] * (sign * count);
             trace.add(index, sign * count);
         };
+        let our = &mut attacks[color as usize];
+        our.by_piece[Piece::Pawn as usize] = pawn_maps[color as usize];
+        let king = board.king(color);
+        our.by_piece[Piece::King as usize] = king_attacks(king);
 
         // Material and piece-square tables.
         for piece in Piece::ALL {
@@ -75,10 +71,11 @@ pub fn evaluate_pair<T: Trace>(board: &Board, w: &[S], pawns: &PawnInfo, trace: 
             }
         }
 
-        // Mobility: destinations not occupied by our pawns or king, not attacked by enemy pawns.
+        // Mobility (destinations not holding our pawns or king and not attacked by enemy
+        // pawns) and attacks on the zone around the enemy king, one attack lookup per piece.
         let area = !(board.colored_pieces(color, Piece::Pawn)
             | board.colored_pieces(color, Piece::King))
-            & !attacks[them as usize].by_piece[Piece::Pawn as usize];
+            & !pawn_maps[them as usize];
         let enemy_king = board.king(them);
         let zone = king_attacks(enemy_king) | enemy_king.bitboard();
         let mut zone_attackers = 0;
@@ -90,6 +87,7 @@ pub fn evaluate_pair<T: Trace>(board: &Board, w: &[S], pawns: &PawnInfo, trace: 
         ] {
             for sq in board.colored_pieces(color, piece) {
                 let att = piece_attacks(piece, color, sq, occ);
+                our.by_piece[piece as usize] |= att;
                 add(table + (att & area).count() as usize, 1);
                 let hits = (att & zone).count() as i32;
                 if hits > 0 {
@@ -99,6 +97,7 @@ pub fn evaluate_pair<T: Trace>(board: &Board, w: &[S], pawns: &PawnInfo, trace: 
             }
         }
         add(KING_ATTACKERS + zone_attackers.min(7), 1);
+        our.all = our.by_piece.iter().fold(Bitboard::EMPTY, |a, &b| a | b);
 
         // Bishop pair; rooks on open and semi-open files.
         if board.colored_pieces(color, Piece::Bishop).has_many() {
@@ -114,22 +113,18 @@ pub fn evaluate_pair<T: Trace>(board: &Board, w: &[S], pawns: &PawnInfo, trace: 
         }
 
         // King shelter: our pawns just in front of the king, and files around it without one.
-        let king = board.king(color);
-        let files = {
-            let f = Bitboard::file(king.file());
-            f | f.east() | f.west()
-        };
+        let our_pawns = board.colored_pieces(color, Piece::Pawn);
         let ahead = {
             let one = king.bitboard().forward(color);
             let row = one | one.east() | one.west();
             row | row.forward(color)
         };
-        let our_pawns = board.colored_pieces(color, Piece::Pawn);
         add(KING_SHELTER, (our_pawns & ahead).count() as i32);
+        let king_file = king.file() as i32;
         let open = File::ALL
             .into_iter()
             .filter(|&f| {
-                (Bitboard::file(f) & files).any() && (Bitboard::file(f) & our_pawns).is_empty()
+                (f as i32 - king_file).abs() <= 1 && (Bitboard::file(f) & our_pawns).is_empty()
             })
             .count();
         add(KING_OPEN_FILE, open as i32);
@@ -144,33 +139,32 @@ pub fn evaluate_pair<T: Trace>(board: &Board, w: &[S], pawns: &PawnInfo, trace: 
                 add(PASSED_FREE + rank, 1);
             }
         }
+    }
 
-        // Threats against enemy pieces.
-        let theirs = board.colors(them);
-        let our_attacks = &attacks[color as usize];
-        let their_attacks = &attacks[them as usize];
-        let minor = our_attacks.by_piece[Piece::Knight as usize]
-            | our_attacks.by_piece[Piece::Bishop as usize];
+    // Threats against enemy pieces, now that both sides' attack maps are complete.
+    for color in Color::ALL {
+        let sign = if color == Color::White { 1 } else { -1 };
+        let them = !color;
+        let mut add = |index: usize, count: i32| {
+            score += w[index] * (sign * count);
+            trace.add(index, sign * count);
+        };
+        let ours = &attacks[color as usize];
+        let theirs = &attacks[them as usize];
+        let minor = ours.by_piece[Piece::Knight as usize] | ours.by_piece[Piece::Bishop as usize];
         for victim in [Piece::Knight, Piece::Bishop, Piece::Rook, Piece::Queen] {
             let targets = board.colored_pieces(them, victim);
             let v = victim as usize;
-            add(
-                THREAT_BY_PAWN + v,
-                (targets & our_attacks.by_piece[Piece::Pawn as usize]).count() as i32,
-            );
+            add(THREAT_BY_PAWN + v, (targets & ours.by_piece[Piece::Pawn as usize]).count() as i32);
             add(THREAT_BY_MINOR + v, (targets & minor).count() as i32);
-            add(
-                THREAT_BY_ROOK + v,
-                (targets & our_attacks.by_piece[Piece::Rook as usize]).count() as i32,
-            );
+            add(THREAT_BY_ROOK + v, (targets & ours.by_piece[Piece::Rook as usize]).count() as i32);
         }
-        let hanging = theirs
+        let hanging = board.colors(them)
             & !board.pieces(Piece::Pawn)
             & !board.pieces(Piece::King)
-            & our_attacks.all
-            & !their_attacks.all;
+            & ours.all
+            & !theirs.all;
         add(HANGING, hanging.count() as i32);
-        let _ = ours;
     }
     let tempo = if board.side_to_move() == Color::White { 1 } else { -1 };
     score += w[TEMPO] * tempo;
