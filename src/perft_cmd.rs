@@ -40,7 +40,7 @@ pub fn run_cli(args: &[String]) -> ExitCode {
     } else {
         Board::startpos()
     };
-    let chess960 = board.to_fen(true) != board.to_fen(false);
+    let chess960 = board.has_chess960_castling();
     write_divide(&mut std::io::stdout().lock(), &board, depth, chess960);
     ExitCode::SUCCESS
 }

@@ -76,6 +76,48 @@ const fn line_tables() -> ([[Bitboard; 64]; 64], [[Bitboard; 64]; 64]) {
 
 static LINES: ([[Bitboard; 64]; 64], [[Bitboard; 64]; 64]) = line_tables();
 
+/// Rook (`.0`) and bishop (`.1`) attacks on an empty board.
+const fn ray_tables() -> ([Bitboard; 64], [Bitboard; 64]) {
+    let mut rook = [Bitboard::EMPTY; 64];
+    let mut bishop = [Bitboard::EMPTY; 64];
+    let dirs: [(i8, i8); 8] =
+        [(1, 0), (0, 1), (-1, 0), (0, -1), (1, 1), (-1, 1), (-1, -1), (1, -1)];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut d = 0;
+        while d < 8 {
+            let mut s = Square::index_const(sq).offset(dirs[d].0, dirs[d].1);
+            while let Some(t) = s {
+                if d < 4 {
+                    rook[sq].0 |= 1 << t as u8;
+                } else {
+                    bishop[sq].0 |= 1 << t as u8;
+                }
+                s = t.offset(dirs[d].0, dirs[d].1);
+            }
+            d += 1;
+        }
+        sq += 1;
+    }
+    (rook, bishop)
+}
+
+/// A small table (1 KiB) instead of the empty-board entries of the large slider
+/// tables, which are spread over hundreds of KiB.
+static RAYS: ([Bitboard; 64], [Bitboard; 64]) = ray_tables();
+
+/// Rook attacks from `sq` on an empty board.
+#[inline(always)]
+pub fn rook_rays(sq: Square) -> Bitboard {
+    RAYS.0[sq as usize]
+}
+
+/// Bishop attacks from `sq` on an empty board.
+#[inline(always)]
+pub fn bishop_rays(sq: Square) -> Bitboard {
+    RAYS.1[sq as usize]
+}
+
 /// Knight attacks from `sq`.
 #[inline(always)]
 pub fn knight_attacks(sq: Square) -> Bitboard {
@@ -237,7 +279,16 @@ mod tests {
                     assert_eq!(pext::bishop(sq, occ), bishop);
                 }
                 assert_eq!(rook_attacks(sq, occ), rook);
+                assert_eq!(bishop_attacks(sq, occ), bishop);
             }
+        }
+    }
+
+    #[test]
+    fn rays_are_empty_board_attacks() {
+        for sq in Square::ALL {
+            assert_eq!(rook_rays(sq), rook_attacks(sq, Bitboard::EMPTY));
+            assert_eq!(bishop_rays(sq), bishop_attacks(sq, Bitboard::EMPTY));
         }
     }
 

@@ -62,7 +62,11 @@ impl Bitboard {
     /// The lowest square, if any.
     #[inline(always)]
     pub const fn first(self) -> Option<Square> {
-        if self.0 == 0 { None } else { Some(Square::index_const(self.0.trailing_zeros() as usize)) }
+        if self.0 == 0 {
+            None
+        } else {
+            Some(Square::index_const(self.0.trailing_zeros() as usize & 63))
+        }
     }
 
     /// The lowest square of a set known to be non-empty.

@@ -137,11 +137,12 @@ impl Board {
         };
         board.fullmove_number = match fields.get(5) {
             None => 1,
-            // Some GUIs write 0; read it as 1.
-            Some(&"0") => 1,
-            Some(f) => {
-                f.parse::<u16>().map_err(|_| FenError::FullmoveNumber { field: f.to_string() })?
-            }
+            Some(f) => match f.parse::<u16>() {
+                // Some GUIs write 0; read it as 1 (however it is spelled: "00", "+0").
+                Ok(0) => 1,
+                Ok(n) => n,
+                Err(_) => return Err(FenError::FullmoveNumber { field: f.to_string() }),
+            },
         };
         // The side not to move must not be in check.
         let them = !board.side;

@@ -268,11 +268,53 @@ impl Board {
     #[inline(always)]
     pub fn count_legal_moves(&self) -> u64 {
         let us = self.side;
-        let mut n = 0;
-        self.generate_moves(|chunk| {
-            n += chunk.len_for(us) as u64;
+        let ours = self.colors[us];
+        let theirs = self.colors[!us];
+        let occ = ours | theirs;
+        let king = self.king(us);
+        let mut n = self.king_destinations(king, occ, ours).count() as u64;
+        if self.checkers.has_many() {
+            return n;
+        }
+        let check_mask = match self.checkers.first() {
+            Some(checker) => between(king, checker) | checker.bitboard(),
+            None => Bitboard::FULL,
+        };
+        let target = !ours & check_mask;
+        let pinned = self.pinned;
+        // Pieces other than pawns, one popcount each (pinned ones along their pin line).
+        self.generate_moves_for(!self.pieces[Piece::Pawn] & !king.bitboard(), |chunk| {
+            n += chunk.to.count() as u64;
             false
         });
+        // Pawns that are not pinned move as a set: shifts instead of one chunk per pawn.
+        let pawns = self.colored_pieces(us, Piece::Pawn);
+        let free = pawns & !pinned;
+        let last = Bitboard::rank(us.relative_rank(Rank::Eighth));
+        let single = free.forward(us) & !occ;
+        let double = (single & Bitboard::rank(us.relative_rank(Rank::Third))).forward(us) & !occ & target;
+        let ahead = free.forward(us);
+        let moves = [single & target, ahead.east() & theirs & target, ahead.west() & theirs & target];
+        for to in moves {
+            n += (to & !last).count() as u64 + 4 * (to & last).count() as u64;
+        }
+        n += double.count() as u64;
+        // Pinned pawns one by one, along the line through their king.
+        for from in pawns & pinned {
+            let one = from.bitboard().forward(us) & !occ;
+            let mut to = one | (pawn_attacks(us, from) & theirs);
+            if us.relative_rank(from.rank()) == Rank::Second {
+                to |= one.forward(us) & !occ;
+            }
+            to &= target & line(king, from);
+            n += (to & !last).count() as u64 + 4 * (to & last).count() as u64;
+        }
+        // En passant, the rare case, with the full legality test.
+        if let Some(ep) = self.en_passant {
+            for from in pawn_attacks(!us, ep) & pawns {
+                n += u64::from(self.en_passant_is_legal(from, ep));
+            }
+        }
         n
     }
 

@@ -36,7 +36,12 @@ macro_rules! simple_enum {
             /// The value with index `i`; `i` must be below `NUM` (checked: panics otherwise).
             #[inline(always)]
             pub const fn index_const(i: usize) -> Self {
-                Self::ALL[i]
+                assert!(i < Self::NUM, "index out of range");
+                // SAFETY: the enum is `#[repr(u8)]` with the implicit discriminants
+                // `0..NUM` (no explicit ones), and `i < NUM` was just checked, so
+                // `i as u8` is a valid discriminant. (`Self::ALL[i]` would be a
+                // memory load on every square and rank conversion.)
+                unsafe { core::mem::transmute::<u8, Self>(i as u8) }
             }
         }
     };

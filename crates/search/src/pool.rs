@@ -19,6 +19,7 @@ use crate::worker::{INFINITY, SearchContext, Worker};
 use board::{Move, Position};
 use crossbeam_utils::CachePadded;
 use parking_lot::{Condvar, Mutex, RwLock};
+use std::cell::Cell;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread::JoinHandle;
@@ -345,18 +346,20 @@ fn main_search(shared: &Shared, worker: &mut Worker, job: &SearchJob, threads: u
     let counters = Arc::clone(&shared.counters.read());
     let root = *job.position.board();
     let limits = &job.limits;
-    let clock =
-        Mutex::new(TimeManager::new(limits, root.side_to_move(), job.move_overhead, job.start));
+    // Only this thread reads or restarts its clock: a `Cell`, no lock in the search.
+    let clock = Cell::new(TimeManager::new(limits, root.side_to_move(), job.move_overhead, job.start));
     let node_limit = limits.nodes;
     let should_stop = |_: u64| {
         if shared.ponderhit.swap(false, Ordering::SeqCst) {
-            clock.lock().restart(Instant::now());
+            let mut restarted = clock.get();
+            restarted.restart(Instant::now());
+            clock.set(restarted);
             shared.hold.store(false, Ordering::SeqCst);
         }
         if limits.ponder && shared.hold.load(Ordering::Relaxed) {
             return false;
         }
-        clock.lock().hard_expired()
+        clock.get().hard_expired()
             || (threads > 1 && node_limit.is_some_and(|n| total_nodes(shared) >= n))
     };
     let ctx = SearchContext {
@@ -432,7 +435,7 @@ fn main_search(shared: &Shared, worker: &mut Worker, job: &SearchJob, threads: u
                 break;
             }
             let factor = 1.4 - 0.15 * f64::from(stable_iterations.min(5));
-            if !shared.hold.load(Ordering::Relaxed) && clock.lock().soft_expired(factor) {
+            if !shared.hold.load(Ordering::Relaxed) && clock.get().soft_expired(factor) {
                 break;
             }
         }

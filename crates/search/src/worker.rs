@@ -37,7 +37,7 @@ pub struct SearchContext<'a> {
     /// This thread's published node count.
     pub node_counter: &'a AtomicU64,
     /// Called every [`CHECK_INTERVAL`] nodes on the main thread: returns `true` to stop.
-    pub should_stop: &'a (dyn Fn(u64) -> bool + Sync),
+    pub should_stop: &'a dyn Fn(u64) -> bool,
     /// Node limit for a single-threaded search (checked exactly).
     pub node_limit: Option<u64>,
     /// Which techniques are on.
