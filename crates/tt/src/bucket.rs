@@ -1,0 +1,105 @@
+//! A bucket of four entries filling one cache line, and the replacement policy.
+//!
+//! # Replacement
+//!
+//! A store of `key` scans the four entries once and writes exactly one of them:
+//!
+//! 1. **Same key** present: overwrite it, except that
+//!    * if the new record has no move (`mv == 0`) the old move is kept, and
+//!    * a deeper entry of the *current* generation is kept untouched when the new
+//!      record is much shallower and not exact: `new.depth + SHALLOW_MARGIN <=
+//!      old.depth && new.bound != Exact`.
+//! 2. Otherwise the first **empty** entry.
+//! 3. Otherwise the entry with the lowest `depth - AGE_WEIGHT * age`, where `age`
+//!    is how many searches ago it was stored (wrapping in 5 bits). Ties go to the
+//!    first such entry. With `AGE_WEIGHT = 8`, a depth-20 entry from three
+//!    searches ago (`20 - 24 = -4`) loses to a fresh depth-1 entry.
+//!
+//! The scan is a heuristic on a snapshot that other threads may be changing; if
+//! two threads pick the same victim the entry may end up mixed, which the XOR
+//! check turns into a miss (see `entry.rs`).
+
+use crate::entry::{Data, Entry, age};
+use crate::record::{Bound, Record};
+
+/// Entries per bucket.
+pub(crate) const ENTRIES: usize = 4;
+/// Weight of one generation of age against one ply of depth when picking a victim.
+pub(crate) const AGE_WEIGHT: i32 = 8;
+/// A same-key store this many plies shallower (and not exact) does not replace a
+/// current-generation entry.
+pub(crate) const SHALLOW_MARGIN: i32 = 4;
+
+/// Four entries, exactly one 64-byte cache line.
+#[derive(Debug)]
+#[repr(C, align(64))]
+pub(crate) struct Bucket {
+    entries: [Entry; ENTRIES],
+}
+
+// The table's memory is an array of buckets; each must be exactly one cache line
+// so that a probe touches one line. (Loom's atomics are bigger; skip there.)
+#[cfg(not(loom))]
+const _: () = assert!(size_of::<Bucket>() == 64);
+#[cfg(not(loom))]
+const _: () = assert!(align_of::<Bucket>() == 64);
+
+impl Bucket {
+    /// A bucket of empty entries.
+    pub(crate) fn new() -> Self {
+        Self { entries: [Entry::new(), Entry::new(), Entry::new(), Entry::new()] }
+    }
+
+    /// Finds `key` in the bucket.
+    #[inline]
+    pub(crate) fn probe(&self, key: u64) -> Option<Data> {
+        self.entries.iter().find_map(|e| e.read(key))
+    }
+
+    /// Stores `rec` for `key` following the replacement rules in the module docs.
+    #[inline]
+    pub(crate) fn store(&self, key: u64, rec: &Record, generation: u8) {
+        let mut new = Data::pack(rec, generation);
+        let mut empty = None;
+        let mut victim = 0;
+        let mut victim_worth = i32::MAX;
+
+        for (i, entry) in self.entries.iter().enumerate() {
+            let (entry_key, old) = entry.raw();
+            if old.is_empty() {
+                empty.get_or_insert(i);
+                continue;
+            }
+            if entry_key == key {
+                if rec.mv == 0 {
+                    new = new.with_mv(old.mv());
+                }
+                let keep_old = old.generation() == new.generation()
+                    && rec.bound != Bound::Exact
+                    && new.depth() + SHALLOW_MARGIN <= old.depth();
+                if !keep_old {
+                    entry.write(key, new);
+                }
+                return;
+            }
+            let worth = old.depth() - AGE_WEIGHT * i32::from(age(generation, old.generation()));
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = i;
+            }
+        }
+        self.entries[empty.unwrap_or(victim)].write(key, new);
+    }
+
+    /// Number of stored entries from `generation`.
+    pub(crate) fn count_generation(&self, generation: u8) -> usize {
+        let generation = generation % crate::entry::GENERATIONS;
+        self.entries
+            .iter()
+            .filter(|e| {
+                let (_, d) = e.raw();
+                !d.is_empty() && d.generation() == generation
+            })
+            .count()
+    }
+}

@@ -1,0 +1,50 @@
+//! A lock-free transposition table shared by Lazy SMP search threads.
+//!
+//! Each 16-byte entry is two `AtomicU64` words, `key ^ data` and `data`; a probe
+//! accepts an entry only if the two XOR back to the probed key, so an entry torn
+//! by concurrent stores reads as a miss instead of returning another position's
+//! data. Four entries form a 64-byte bucket (one cache line). See `docs/tt.md`.
+//!
+//! ```
+//! use tt::{Bound, Record, TranspositionTable};
+//!
+//! let tt = TranspositionTable::new(16);
+//! tt.new_search();
+//! let rec = Record { mv: 0x1234, score: 35, eval: 20, depth: 7, bound: Bound::Exact, pv: true };
+//! tt.store(0xDEAD_BEEF, &rec);
+//! assert_eq!(tt.probe(0xDEAD_BEEF), Some(rec));
+//! assert_eq!(tt.probe(0xFEED), None);
+//! ```
+//!
+//! Module map:
+//! - `record`: the public [`Record`] / [`Bound`] types.
+//! - `entry`: bit layout of the data word and the XOR-checked atomic entry.
+//! - `bucket`: four entries per cache line and the replacement policy.
+//! - `table`: [`TranspositionTable`]: indexing, generations, `hashfull`.
+//! - `alloc`: huge-page-friendly memory with parallel first touch ([`Backing`]).
+//! - `parallel`: splitting clears across a private rayon pool.
+//! - `score`: the mate-score convention ([`to_tt_score`], [`from_tt_score`]).
+//! - `sync`: the atomics facade that `--cfg loom` swaps for loom's.
+
+#![warn(missing_docs)]
+#![deny(unsafe_code)]
+
+#[allow(unsafe_code)]
+mod alloc;
+mod bucket;
+mod entry;
+mod parallel;
+#[allow(unsafe_code)]
+mod prefetch;
+mod record;
+mod score;
+mod sync;
+mod table;
+#[doc(hidden)]
+pub mod testing;
+
+pub use alloc::Backing;
+pub use entry::{MAX_DEPTH, MIN_DEPTH};
+pub use record::{Bound, Hit, Record};
+pub use score::{MATE, MATE_BOUND, MAX_PLY, from_tt_score, to_tt_score};
+pub use table::{MAX_MB, MIN_MB, TranspositionTable};

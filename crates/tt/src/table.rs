@@ -1,0 +1,211 @@
+//! The shared table: an array of buckets indexed by the high bits of
+//! `key * bucket_count`, plus the search generation.
+
+use crate::alloc::{Backing, HugeBuffer};
+use crate::bucket::{Bucket, ENTRIES};
+use crate::entry::GENERATIONS;
+use crate::prefetch::prefetch;
+use crate::record::Record;
+use crate::sync::atomic::{AtomicU8, Ordering::Relaxed};
+use std::fmt;
+
+/// Size of one bucket in bytes (one cache line).
+const BUCKET_BYTES: usize = 64;
+/// Buckets in one MiB.
+const BUCKETS_PER_MB: usize = (1 << 20) / BUCKET_BYTES;
+/// Buckets sampled by [`TranspositionTable::hashfull`].
+const HASHFULL_BUCKETS: usize = 1000;
+
+/// Smallest table size in MiB; smaller requests (including `0`) are raised to it.
+pub const MIN_MB: usize = 1;
+/// Largest table size in MiB (32 TiB on 64-bit targets, 1 GiB on 32-bit ones);
+/// larger requests are lowered to it.
+pub const MAX_MB: usize = if usize::BITS >= 64 { 1 << 25 } else { 1 << 10 };
+
+/// A fixed-size hash table shared by all search threads.
+///
+/// `probe`, `store`, `prefetch`, `new_search` and `hashfull` take `&self` and are
+/// lock-free (plain `Relaxed` atomic loads and stores), so one table can be
+/// shared by reference or `Arc` between threads. `resize`, `clear` and
+/// `set_threads` take `&mut self`: call them between searches.
+///
+/// Sizes are in MiB (2^20 bytes) and are clamped to [`MIN_MB`]`..=`[`MAX_MB`].
+/// If the system cannot provide the memory the process aborts, as with `Vec`.
+pub struct TranspositionTable {
+    buckets: HugeBuffer<Bucket>,
+    generation: AtomicU8,
+    mb: usize,
+    threads: usize,
+}
+
+// The search shares the table between threads; this must hold through the
+// atomics alone.
+const _: () = {
+    const fn shareable<T: Send + Sync>() {}
+    shareable::<TranspositionTable>();
+};
+
+impl TranspositionTable {
+    /// Allocates and clears a table of `mb` MiB (clamped to `MIN_MB..=MAX_MB`).
+    ///
+    /// Clearing (which is also the first touch of the memory) uses
+    /// [`std::thread::available_parallelism`] threads; see [`set_threads`].
+    ///
+    /// [`set_threads`]: Self::set_threads
+    #[must_use]
+    pub fn new(mb: usize) -> Self {
+        let threads = std::thread::available_parallelism().map_or(1, usize::from);
+        let mb = mb.clamp(MIN_MB, MAX_MB);
+        Self {
+            buckets: HugeBuffer::new(mb * BUCKETS_PER_MB, threads, Bucket::new),
+            generation: AtomicU8::new(0),
+            mb,
+            threads,
+        }
+    }
+
+    /// A table of exactly `buckets` buckets (at least one), for tests and model
+    /// checking. `size_mb` reports the size rounded down.
+    #[doc(hidden)]
+    #[must_use]
+    pub fn with_buckets(buckets: usize) -> Self {
+        let buckets = buckets.max(1);
+        Self {
+            buckets: HugeBuffer::new(buckets, 1, Bucket::new),
+            generation: AtomicU8::new(0),
+            mb: buckets / BUCKETS_PER_MB,
+            threads: 1,
+        }
+    }
+
+    /// Replaces the table with a cleared one of `mb` MiB (clamped). The old memory
+    /// is freed first, so peak usage is the larger of the two sizes, not the sum.
+    /// The generation is kept.
+    pub fn resize(&mut self, mb: usize) {
+        let mb = mb.clamp(MIN_MB, MAX_MB);
+        self.buckets = HugeBuffer::new(0, 1, Bucket::new);
+        self.buckets = HugeBuffer::new(mb * BUCKETS_PER_MB, self.threads, Bucket::new);
+        self.mb = mb;
+    }
+
+    /// Empties every entry, on [`threads`](Self::threads) threads, and resets the
+    /// generation to 0 (for `ucinewgame`).
+    pub fn clear(&mut self) {
+        crate::parallel::for_each_chunk(&mut self.buckets, self.threads, |chunk| {
+            for bucket in chunk {
+                *bucket = Bucket::new();
+            }
+        });
+        self.generation.store(0, Relaxed);
+    }
+
+    /// Sets how many threads `clear` and `resize` use (at least 1). The engine
+    /// typically passes its `Threads` option. Tables under 32 MiB are always
+    /// cleared on the calling thread.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+    }
+
+    /// Threads used by `clear` and `resize`.
+    #[must_use]
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Table size in MiB, as requested after clamping.
+    #[must_use]
+    pub fn size_mb(&self) -> usize {
+        self.mb
+    }
+
+    /// Number of 64-byte buckets (four entries each).
+    #[must_use]
+    pub fn buckets(&self) -> usize {
+        self.buckets.len()
+    }
+
+    /// How the memory was obtained, for an `info string` at start-up.
+    #[must_use]
+    pub fn backing(&self) -> Backing {
+        self.buckets.backing()
+    }
+
+    /// Whether the table was allocated for and advised to use huge pages
+    /// (shorthand for `backing() == Backing::HugePages`).
+    #[must_use]
+    pub fn huge_pages(&self) -> bool {
+        self.backing() == Backing::HugePages
+    }
+
+    /// Starts a new search (call once per `go`): entries stored from now on belong
+    /// to the next generation, and older ones age by one. The generation has 5
+    /// bits, so after 32 searches an untouched entry looks current again.
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Relaxed);
+    }
+
+    /// Current generation, `0..32`.
+    #[must_use]
+    pub fn generation(&self) -> u8 {
+        // AtomicU8 wraps at 256, a multiple of 32, so reducing here is exact.
+        self.generation.load(Relaxed) % GENERATIONS
+    }
+
+    /// The bucket `key` maps to: the high 64 bits of `key * bucket_count`, which
+    /// is uniform for any bucket count (no power-of-two restriction).
+    #[inline]
+    fn bucket(&self, key: u64) -> &Bucket {
+        let index = (u128::from(key) * self.buckets.len() as u128) >> 64;
+        // `index < len` because `key < 2^64`; the bounds check is kept anyway as a
+        // cheap, well-predicted branch.
+        &self.buckets[index as usize]
+    }
+
+    /// Looks `key` up. Returns `None` if absent, or if a concurrent store made the
+    /// entry inconsistent. A hit can still be a different position with the same
+    /// 64-bit key: validate the move before playing it.
+    #[inline]
+    #[must_use]
+    pub fn probe(&self, key: u64) -> Option<Record> {
+        self.bucket(key).probe(key).map(|data| data.unpack())
+    }
+
+    /// Stores `rec` for `key`, stamped with the current generation, following the
+    /// replacement rules (see `docs/tt.md`). Convert mate scores with
+    /// [`to_tt_score`](crate::to_tt_score) first.
+    #[inline]
+    pub fn store(&self, key: u64, rec: &Record) {
+        self.bucket(key).store(key, rec, self.generation());
+    }
+
+    /// Hints the CPU to fetch `key`'s bucket, e.g. right after making a move and
+    /// before generating the child's moves. No-op off x86-64.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        prefetch(self.bucket(key));
+    }
+
+    /// Table occupancy in permille, as UCI `info hashfull` expects: entries of
+    /// the current generation among the first 1000 buckets (or all buckets if
+    /// there are fewer).
+    #[must_use]
+    pub fn hashfull(&self) -> u32 {
+        let sample = &self.buckets[..self.buckets.len().min(HASHFULL_BUCKETS)];
+        let generation = self.generation();
+        let used: usize = sample.iter().map(|b| b.count_generation(generation)).sum();
+        // At most 1000 by construction; the conversion cannot fail.
+        u32::try_from(used * 1000 / (sample.len() * ENTRIES)).unwrap_or(1000)
+    }
+}
+
+impl fmt::Debug for TranspositionTable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TranspositionTable")
+            .field("mb", &self.mb)
+            .field("buckets", &self.buckets.len())
+            .field("backing", &self.backing())
+            .field("generation", &self.generation())
+            .field("threads", &self.threads)
+            .finish_non_exhaustive()
+    }
+}
