@@ -292,9 +292,11 @@ impl Board {
         let free = pawns & !pinned;
         let last = Bitboard::rank(us.relative_rank(Rank::Eighth));
         let single = free.forward(us) & !occ;
-        let double = (single & Bitboard::rank(us.relative_rank(Rank::Third))).forward(us) & !occ & target;
+        let double =
+            (single & Bitboard::rank(us.relative_rank(Rank::Third))).forward(us) & !occ & target;
         let ahead = free.forward(us);
-        let moves = [single & target, ahead.east() & theirs & target, ahead.west() & theirs & target];
+        let moves =
+            [single & target, ahead.east() & theirs & target, ahead.west() & theirs & target];
         for to in moves {
             n += (to & !last).count() as u64 + 4 * (to & last).count() as u64;
         }

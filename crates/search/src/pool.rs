@@ -347,7 +347,8 @@ fn main_search(shared: &Shared, worker: &mut Worker, job: &SearchJob, threads: u
     let root = *job.position.board();
     let limits = &job.limits;
     // Only this thread reads or restarts its clock: a `Cell`, no lock in the search.
-    let clock = Cell::new(TimeManager::new(limits, root.side_to_move(), job.move_overhead, job.start));
+    let clock =
+        Cell::new(TimeManager::new(limits, root.side_to_move(), job.move_overhead, job.start));
     let node_limit = limits.nodes;
     let should_stop = |_: u64| {
         if shared.ponderhit.swap(false, Ordering::SeqCst) {
