@@ -11,6 +11,10 @@ fn handshake_lists_options_and_answers_isready() {
     e.send("uci");
     let (_, before) = e.wait_for(SLOW, |l| l == "uciok");
     assert!(before.iter().any(|l| l.starts_with("id name Tessera")));
+    assert!(
+        before.iter().any(|l| l.starts_with("info string hash table 16 MB, ")),
+        "no word on how the table was allocated: {before:?}"
+    );
     for option in
         ["Hash", "Threads", "Clear Hash", "MultiPV", "Move Overhead", "UCI_Chess960", "Ponder"]
     {

@@ -81,6 +81,8 @@ impl Engine {
                 for line in options::option_lines() {
                     self.out.line(&line);
                 }
+                // The table was allocated at start-up: say how, once the GUI is listening.
+                self.announce_hash();
                 self.out.line("uciok");
             }
             Command::IsReady => self.out.line("readyok"),

@@ -36,7 +36,6 @@ pub struct MovePicker {
     killers: [Move; 2],
     counter: Move,
     noisy_only: bool,
-    skip_quiets: bool,
     moves: MoveList,
     scores: [i32; board::MAX_MOVES],
     index: usize,
@@ -69,19 +68,7 @@ impl MovePicker {
         } else {
             Move::NULL
         };
-        MovePicker {
-            stage: if hash_move.is_null() { Stage::GenerateNoisy } else { Stage::HashMove },
-            hash_move,
-            killers: [k0, k1],
-            counter,
-            noisy_only: false,
-            skip_quiets: false,
-            moves: MoveList::new(),
-            scores: [0; board::MAX_MOVES],
-            index: 0,
-            bad: MoveList::new(),
-            bad_index: 0,
-        }
+        MovePicker::with(hash_move, [k0, k1], counter, false)
     }
 
     /// A picker for quiescence search: captures and promotions only (all moves
@@ -89,13 +76,16 @@ impl MovePicker {
     pub fn new_noisy(board: &Board, hash_move: Move) -> MovePicker {
         let hash_move =
             if board.in_check() || is_noisy(board, hash_move) { hash_move } else { Move::NULL };
+        MovePicker::with(hash_move, [Move::NULL; 2], Move::NULL, !board.in_check())
+    }
+
+    fn with(hash_move: Move, killers: [Move; 2], counter: Move, noisy_only: bool) -> MovePicker {
         MovePicker {
             stage: if hash_move.is_null() { Stage::GenerateNoisy } else { Stage::HashMove },
             hash_move,
-            killers: [Move::NULL; 2],
-            counter: Move::NULL,
-            noisy_only: !board.in_check(),
-            skip_quiets: false,
+            killers,
+            counter,
+            noisy_only,
             moves: MoveList::new(),
             scores: [0; board::MAX_MOVES],
             index: 0,
@@ -162,37 +152,33 @@ impl MovePicker {
                 }
                 Stage::Killer1 => {
                     self.stage = Stage::Killer2;
-                    if !self.skip_quiets && !self.killers[0].is_null() {
+                    if !self.killers[0].is_null() {
                         return Some(self.killers[0]);
                     }
                 }
                 Stage::Killer2 => {
                     self.stage = Stage::Counter;
-                    if !self.skip_quiets && !self.killers[1].is_null() {
+                    if !self.killers[1].is_null() {
                         return Some(self.killers[1]);
                     }
                 }
                 Stage::Counter => {
                     self.stage = Stage::GenerateQuiet;
-                    if !self.skip_quiets && !self.counter.is_null() {
+                    if !self.counter.is_null() {
                         return Some(self.counter);
                     }
                 }
                 Stage::GenerateQuiet => {
                     self.moves.clear();
-                    if !self.skip_quiets {
-                        board.quiet_moves(&mut self.moves);
-                        for i in 0..self.moves.len() {
-                            self.scores[i] = quiet_score(board, self.moves[i], ctx);
-                        }
+                    board.quiet_moves(&mut self.moves);
+                    for i in 0..self.moves.len() {
+                        self.scores[i] = quiet_score(board, self.moves[i], ctx);
                     }
                     self.index = 0;
                     self.stage = Stage::Quiet;
                 }
                 Stage::Quiet => {
-                    if !self.skip_quiets
-                        && let Some(mv) = self.pick_best()
-                    {
+                    if let Some(mv) = self.pick_best() {
                         if mv == self.hash_move || self.is_refutation(mv) {
                             continue;
                         }
