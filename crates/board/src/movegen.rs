@@ -74,11 +74,7 @@ impl Board {
         if self.checkers.has_many() {
             return false;
         }
-        let check_mask = match self.checkers.first() {
-            Some(checker) => between(king, checker) | checker.bitboard(),
-            None => Bitboard::FULL,
-        };
-        let target = !ours & check_mask;
+        let target = !ours & self.check_mask(king);
         let pinned = self.pinned;
 
         for from in self.colored_pieces(us, Piece::Knight) & !pinned & mask {
@@ -123,6 +119,16 @@ impl Board {
             }
         }
         false
+    }
+
+    /// Where a piece other than the king may move in this check state: anywhere when
+    /// not in check; in single check, onto the checker or a square between it and `king`.
+    #[inline(always)]
+    fn check_mask(&self, king: Square) -> Bitboard {
+        match self.checkers.first() {
+            Some(checker) => between(king, checker) | checker.bitboard(),
+            None => Bitboard::FULL,
+        }
     }
 
     /// Legal king destinations, castling included (as the castling rook's square).
@@ -276,11 +282,7 @@ impl Board {
         if self.checkers.has_many() {
             return n;
         }
-        let check_mask = match self.checkers.first() {
-            Some(checker) => between(king, checker) | checker.bitboard(),
-            None => Bitboard::FULL,
-        };
-        let target = !ours & check_mask;
+        let target = !ours & self.check_mask(king);
         let pinned = self.pinned;
         // Pieces other than pawns, one popcount each (pinned ones along their pin line).
         self.generate_moves_for(!self.pieces[Piece::Pawn] & !king.bitboard(), |chunk| {
