@@ -103,10 +103,16 @@ pub fn run(args: &[String]) -> ExitCode {
             eprintln!("bench: the search did not finish");
             return ExitCode::FAILURE;
         };
-        total_time += start.elapsed();
+        let elapsed = start.elapsed();
+        total_time += elapsed;
         total_nodes += outcome.nodes;
         let best = outcome.best.map_or("0000".to_string(), |m| board.move_to_uci(m, false));
-        eprintln!("position {:2}: {:>10} nodes  bestmove {best}", i + 1, outcome.nodes);
+        eprintln!(
+            "position {:2}: {:>10} nodes {:>8.1} ms  bestmove {best}",
+            i + 1,
+            outcome.nodes,
+            elapsed.as_secs_f64() * 1e3
+        );
     }
     let nps = (total_nodes as f64 / total_time.as_secs_f64().max(1e-9)) as u64;
     eprintln!(

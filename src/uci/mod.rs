@@ -154,6 +154,7 @@ impl Engine {
             OptionChange::Ponder(_) => {}
             OptionChange::Chess960(on) => self.chess960 = on,
             OptionChange::SearchFeatures(f) => self.features = f,
+            OptionChange::BestMoveChoice(choice) => self.pool.set_best_move_choice(choice),
         }
     }
 

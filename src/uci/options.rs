@@ -11,6 +11,7 @@ enum Kind {
     Check { default: bool },
     Button,
     Text { default: &'static str },
+    Combo { default: &'static str, vars: &'static [&'static str] },
 }
 
 /// One declared option.
@@ -51,6 +52,11 @@ fn declarations() -> Vec<Declaration> {
         Declaration { name: "UCI_Chess960", kind: Kind::Check { default: false } },
         // For testing: turn search techniques off, e.g. `-nmp,-lmr` (see search::Features).
         Declaration { name: "SearchFeatures", kind: Kind::Text { default: "all" } },
+        // For testing Lazy SMP: how the reported move is chosen among the threads.
+        Declaration {
+            name: "SMPBestMove",
+            kind: Kind::Combo { default: "Vote", vars: &["Vote", "Deepest", "Main"] },
+        },
     ]
 }
 
@@ -73,6 +79,8 @@ pub enum OptionChange {
     Chess960(bool),
     /// Which search techniques are on.
     SearchFeatures(search::Features),
+    /// How the reported move is chosen among the threads.
+    BestMoveChoice(search::BestMoveChoice),
 }
 
 /// Why `setoption` was refused.
@@ -86,6 +94,8 @@ pub enum OptionError {
     NotBoolean { name: &'static str, got: String },
     /// A string value the option cannot use.
     BadText { name: &'static str, reason: String },
+    /// A combo value that is not one of the declared choices.
+    NotAChoice { name: &'static str, vars: &'static [&'static str], got: String },
 }
 
 impl fmt::Display for OptionError {
@@ -99,6 +109,9 @@ impl fmt::Display for OptionError {
                 write!(f, "option '{name}' takes true or false, not '{got}'")
             }
             OptionError::BadText { name, reason } => write!(f, "option '{name}': {reason}"),
+            OptionError::NotAChoice { name, vars, got } => {
+                write!(f, "option '{name}' takes one of {}, not '{got}'", vars.join(", "))
+            }
         }
     }
 }
@@ -117,6 +130,10 @@ pub fn option_lines() -> Vec<String> {
             Kind::Button => format!("option name {} type button", d.name),
             Kind::Text { default } => {
                 format!("option name {} type string default {default}", d.name)
+            }
+            Kind::Combo { default, vars } => {
+                let vars: String = vars.iter().map(|v| format!(" var {v}")).collect();
+                format!("option name {} type combo default {default}{vars}", d.name)
             }
         })
         .collect()
@@ -161,6 +178,16 @@ pub fn parse_change(name: &str, value: Option<&str>) -> Result<OptionChange, Opt
         Kind::Text { .. } => search::Features::parse(text)
             .map(OptionChange::SearchFeatures)
             .map_err(|reason| OptionError::BadText { name: decl.name, reason }),
+        Kind::Combo { vars, .. } => {
+            let choice = vars.iter().find(|v| v.eq_ignore_ascii_case(text)).ok_or_else(|| {
+                OptionError::NotAChoice { name: decl.name, vars, got: text.to_string() }
+            })?;
+            Ok(OptionChange::BestMoveChoice(match *choice {
+                "Deepest" => search::BestMoveChoice::Deepest,
+                "Main" => search::BestMoveChoice::MainThread,
+                _ => search::BestMoveChoice::Vote,
+            }))
+        }
     }
 }
 
@@ -176,6 +203,7 @@ mod tests {
                 Kind::Check { default } => Some(default.to_string()),
                 Kind::Button => None,
                 Kind::Text { default } => Some(default.to_string()),
+                Kind::Combo { default, .. } => Some(default.to_string()),
             };
             assert!(parse_change(d.name, value.as_deref()).is_ok(), "{}", d.name);
         }
@@ -192,5 +220,13 @@ mod tests {
         assert!(matches!(parse_change("Ponder", Some("yes")), Err(OptionError::NotBoolean { .. })));
         assert!(matches!(parse_change("Nope", Some("1")), Err(OptionError::Unknown { .. })));
         assert_eq!(parse_change("threads", Some("4")), Ok(OptionChange::Threads(4)));
+        assert!(matches!(
+            parse_change("SMPBestMove", Some("majority")),
+            Err(OptionError::NotAChoice { .. })
+        ));
+        assert_eq!(
+            parse_change("SMPBestMove", Some("deepest")),
+            Ok(OptionChange::BestMoveChoice(search::BestMoveChoice::Deepest))
+        );
     }
 }

@@ -23,6 +23,8 @@ pub struct Features {
     pub check_extension: bool,
     /// Aspiration windows.
     pub aspiration: bool,
+    /// Lazy SMP: odd-numbered helper threads skip some depths (diversification).
+    pub helper_skip: bool,
 }
 
 impl Default for Features {
@@ -37,14 +39,25 @@ impl Default for Features {
             iir: true,
             check_extension: true,
             aspiration: true,
+            helper_skip: true,
         }
     }
 }
 
 impl Features {
     /// The names accepted by [`Features::parse`].
-    pub const NAMES: [&'static str; 9] =
-        ["rfp", "nmp", "lmr", "lmp", "futility", "see", "iir", "checkext", "aspiration"];
+    pub const NAMES: [&'static str; 10] = [
+        "rfp",
+        "nmp",
+        "lmr",
+        "lmp",
+        "futility",
+        "see",
+        "iir",
+        "checkext",
+        "aspiration",
+        "helperskip",
+    ];
 
     fn flag(&mut self, name: &str) -> Option<&mut bool> {
         Some(match name {
@@ -57,6 +70,7 @@ impl Features {
             "iir" => &mut self.iir,
             "checkext" => &mut self.check_extension,
             "aspiration" => &mut self.aspiration,
+            "helperskip" => &mut self.helper_skip,
             _ => return None,
         })
     }

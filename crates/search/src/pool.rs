@@ -304,12 +304,18 @@ fn thread_main(shared: &Shared, id: usize, threads: usize, mut seen: u64) {
     }
 }
 
+/// Whether helper `id`, having completed `depth`, skips `depth + 1`.
+fn skips_next_depth(id: usize, depth: i32) -> bool {
+    id % 2 == 1 && depth >= 4 && (depth + id as i32) % 3 == 0
+}
+
 fn total_nodes(shared: &Shared) -> u64 {
     shared.counters.read().iter().map(|c| c.load(Ordering::Relaxed)).sum()
 }
 
 /// A helper: iterative deepening with no output and no clock, until the stop flag.
-/// Odd helpers skip every other depth so threads spread over different depths.
+/// Odd helpers skip a depth now and then so threads spread over neighbouring depths
+/// (feature `helperskip`, on by default).
 fn helper_search(shared: &Shared, worker: &mut Worker, job: &SearchJob, id: usize) {
     let tt = shared.tt.read();
     let counters = Arc::clone(&shared.counters.read());
@@ -334,7 +340,7 @@ fn helper_search(shared: &Shared, worker: &mut Worker, job: &SearchJob, id: usiz
         let pv = worker.root_pv();
         shared.results.lock()[id] =
             ThreadResult { depth, score, best: pv.first().copied(), ponder: pv.get(1).copied() };
-        depth += if id % 2 == 1 && depth >= 4 && (depth + id as i32) % 3 == 0 { 2 } else { 1 };
+        depth += if job.features.helper_skip && skips_next_depth(id, depth) { 2 } else { 1 };
     }
     counters[id].store(worker.nodes, Ordering::Relaxed);
 }
@@ -405,6 +411,25 @@ fn main_search(shared: &Shared, worker: &mut Worker, job: &SearchJob, threads: u
                     }
                 });
                 if worker.was_stopped() {
+                    // Cut short: a root move that beat the previous best at this depth
+                    // (searched in full, or failing high) is better informed than the
+                    // last completed iteration, so it becomes the answer.
+                    if let Some(p) = worker.partial_root()
+                        && lines == 1
+                        && depth > 1
+                        && last_best != Some(p.best)
+                    {
+                        let pv = worker.root_pv();
+                        let pv =
+                            if pv.first() == Some(&p.best) { pv.to_vec() } else { vec![p.best] };
+                        report(worker, depth, 1, p.score, Bound::Lower, pv);
+                        shared.results.lock()[0] = ThreadResult {
+                            depth: depth - 1,
+                            score: p.score,
+                            best: Some(p.best),
+                            ponder: p.ponder,
+                        };
+                    }
                     break;
                 }
                 *previous = score;

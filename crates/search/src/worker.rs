@@ -61,6 +61,22 @@ pub struct Worker {
     /// Root moves already reported as better MultiPV lines in this iteration.
     pub(crate) excluded_root: Vec<Move>,
     stopped: bool,
+    /// Depth of the current root iteration (bounds the extensions).
+    root_depth: i32,
+    /// The latest root move of the current iteration that was fully searched and raised
+    /// alpha (or failed high), with its score and reply: usable if the iteration is cut short.
+    partial_root: Option<PartialRoot>,
+}
+
+/// A root move that beat every move searched before it in an unfinished iteration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct PartialRoot {
+    /// The move.
+    pub best: Move,
+    /// The expected reply, if the line has one.
+    pub ponder: Option<Move>,
+    /// Its score: exact if inside the window, a lower bound after a fail high.
+    pub score: i32,
 }
 
 impl Default for Worker {
@@ -84,6 +100,8 @@ impl Worker {
             root_moves: Vec::new(),
             excluded_root: Vec::new(),
             stopped: false,
+            root_depth: 0,
+            partial_root: None,
         }
     }
 
@@ -124,6 +142,12 @@ impl Worker {
         self.stopped
     }
 
+    /// After an interrupted iteration: the best root move it had fully searched, if any
+    /// beat the moves before it (including a fail high of the aspiration window).
+    pub(crate) fn partial_root(&self) -> Option<PartialRoot> {
+        self.partial_root
+    }
+
     /// Searches the root with an aspiration window around `previous` (or a full
     /// window), returning the score. `report` is called on fail-high / fail-low.
     pub fn aspiration(
@@ -133,6 +157,8 @@ impl Worker {
         previous: i32,
         mut report: impl FnMut(&Worker, i32, Bound),
     ) -> i32 {
+        self.root_depth = depth;
+        self.partial_root = None;
         let mut delta = ASPIRATION_WINDOW;
         let (mut alpha, mut beta) =
             if ctx.features.aspiration && depth >= 5 && previous.abs() < MATE_BOUND {
@@ -450,9 +476,11 @@ impl Worker {
                 }
             }
 
-            // Step 10. Check extension.
+            // Step 10. Check extension (bounded by twice the iteration's depth).
             let extension = i32::from(
-                ctx.features.check_extension && gives_check && ply < 2 * MAX_DEPTH as usize,
+                ctx.features.check_extension
+                    && gives_check
+                    && (ply as i32) < 2 * self.root_depth.max(8),
             );
             let new_depth = depth - 1 + extension;
 
@@ -501,6 +529,10 @@ impl Worker {
                     best_move = mv;
                     if pv_node {
                         self.update_pv(ply, mv);
+                    }
+                    if root {
+                        let ponder = (self.pv_len[0] > 1).then(|| self.pv[0][1]);
+                        self.partial_root = Some(PartialRoot { best: mv, ponder, score });
                     }
                     alpha = score;
                     if score >= beta {
