@@ -299,6 +299,9 @@ fn thread_main(shared: &Shared, id: usize, threads: usize, mut seen: u64) {
         }
         if c.active == 0 {
             c.clear_histories = false;
+        }
+        // At 1 the main thread, waiting for the last helper, may go on; at 0 the pool is idle.
+        if c.active <= 1 {
             shared.idle.notify_all();
         }
     }
@@ -329,17 +332,26 @@ fn helper_search(shared: &Shared, worker: &mut Worker, job: &SearchJob, id: usiz
         features: job.features,
     };
     worker.prepare(&job.position, &job.limits.search_moves);
+    // Under `go depth N` a helper keeps searching past N until the main thread stops
+    // (its deeper entries still help the main thread; an idle helper is a wasted core),
+    // but only its iterations up to N take part in the choice of the move.
     let max_depth = job.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
     let mut score = 0;
     let mut depth = 1;
-    while depth <= max_depth && !shared.stop.load(Ordering::Relaxed) {
+    while depth <= MAX_DEPTH && !shared.stop.load(Ordering::Relaxed) {
         score = worker.aspiration(&ctx, depth, score, |_, _, _| {});
         if worker.was_stopped() {
             break;
         }
         let pv = worker.root_pv();
-        shared.results.lock()[id] =
-            ThreadResult { depth, score, best: pv.first().copied(), ponder: pv.get(1).copied() };
+        if depth <= max_depth {
+            shared.results.lock()[id] = ThreadResult {
+                depth,
+                score,
+                best: pv.first().copied(),
+                ponder: pv.get(1).copied(),
+            };
+        }
         depth += if job.features.helper_skip && skips_next_depth(id, depth) { 2 } else { 1 };
     }
     counters[id].store(worker.nodes, Ordering::Relaxed);

@@ -77,7 +77,9 @@ impl Bucket {
                 let keep_old = old.generation() == new.generation()
                     && rec.bound != Bound::Exact
                     && new.depth() + SHALLOW_MARGIN <= old.depth();
-                if !keep_old {
+                // An identical entry is not rewritten: a store dirties the cache line,
+                // and threads searching the same tree would bounce it between cores.
+                if !keep_old && old != new {
                     entry.write(key, new);
                 }
                 return;
