@@ -51,9 +51,10 @@ def measure(args):
     for t in counts:
         # Per position: the best (least disturbed) time over rounds.
         times = {p: min(run[0][p] for run in runs[t]) for p in runs[t][0][0]}
-        nodes = sum(run[1] for run in runs[t]) / len(runs[t])
-        total_ms = sum(sum(run[0].values()) for run in runs[t]) / len(runs[t])
-        rows.append({"threads": t, "times": times, "nps": nodes / (total_ms / 1e3),
+        # nps over every round (all nodes / all time); time to depth from the best times.
+        nodes = sum(run[1] for run in runs[t])
+        all_ms = sum(sum(run[0].values()) for run in runs[t])
+        rows.append({"threads": t, "times": times, "nps": nodes / (all_ms / 1e3),
                      "total_ms": sum(times.values())})
     base = rows[0]
     for row in rows:
