@@ -237,3 +237,28 @@ fn nodes_limit_is_respected() {
         .expect("an info line");
     assert!(nodes <= 20_000, "searched {nodes} nodes");
 }
+
+/// The last `info` line before `bestmove` describes the move played, with the
+/// final node count. `go nodes` ends in the middle of an iteration, whose nodes no
+/// iteration line has reported: one thread must report exactly the limit, and
+/// several threads (the limit is on their total) at least the limit.
+#[test]
+fn last_info_line_reports_the_final_count_and_the_move_played() {
+    const LIMIT: u64 = 50_000;
+    for threads in [1, 2, 8] {
+        let mut e = Engine::start();
+        e.send(&format!("setoption name Threads value {threads}"));
+        e.send("position startpos moves e2e4 c7c5 g1f3");
+        e.send(&format!("go nodes {LIMIT}"));
+        let (best, infos) = e.bestmove(SLOW);
+        let last = infos.iter().rev().find(|l| l.contains(" pv ")).expect("an info line with a pv");
+        let field = |name: &str| last.split(&format!(" {name} ")).nth(1)?.split(' ').next();
+        let nodes: u64 = field("nodes").and_then(|n| n.parse().ok()).expect("nodes");
+        if threads == 1 {
+            assert_eq!(nodes, LIMIT, "{last}");
+        } else {
+            assert!(nodes >= LIMIT, "{threads} threads: {last}");
+        }
+        assert_eq!(field("pv"), Some(best.as_str()), "{threads} threads: {last}");
+    }
+}

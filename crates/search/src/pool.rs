@@ -55,13 +55,32 @@ pub struct SearchJob {
     pub features: crate::Features,
 }
 
-/// A thread's latest completed iteration.
-#[derive(Debug, Clone, Copy, Default)]
+/// A thread's latest completed iteration (or the main thread's partial-iteration move).
+#[derive(Debug, Clone, Default)]
 struct ThreadResult {
+    /// The iteration the line comes from.
     depth: i32,
     score: i32,
-    best: Option<Move>,
-    ponder: Option<Move>,
+    /// `Exact` for a completed iteration, `Lower` for a move from an unfinished one.
+    bound: Bound,
+    /// The principal variation; empty before the first iteration completes.
+    pv: Vec<Move>,
+}
+
+impl ThreadResult {
+    fn best(&self) -> Option<Move> {
+        self.pv.first().copied()
+    }
+
+    fn ponder(&self) -> Option<Move> {
+        self.pv.get(1).copied()
+    }
+
+    /// The deepest iteration behind the line that was completed: a move from an
+    /// unfinished iteration counts as the iteration before it.
+    fn completed_depth(&self) -> i32 {
+        if self.bound == Bound::Exact { self.depth } else { self.depth - 1 }
+    }
 }
 
 struct Control {
@@ -345,12 +364,8 @@ fn helper_search(shared: &Shared, worker: &mut Worker, job: &SearchJob, id: usiz
         }
         let pv = worker.root_pv();
         if depth <= max_depth {
-            shared.results.lock()[id] = ThreadResult {
-                depth,
-                score,
-                best: pv.first().copied(),
-                ponder: pv.get(1).copied(),
-            };
+            shared.results.lock()[id] =
+                ThreadResult { depth, score, bound: Bound::Exact, pv: pv.to_vec() };
         }
         depth += if job.features.helper_skip && skips_next_depth(id, depth) { 2 } else { 1 };
     }
@@ -432,15 +447,14 @@ fn main_search(shared: &Shared, worker: &mut Worker, job: &SearchJob, threads: u
                         && last_best != Some(p.best)
                     {
                         let pv = worker.root_pv();
-                        let pv =
-                            if pv.first() == Some(&p.best) { pv.to_vec() } else { vec![p.best] };
-                        report(worker, depth, 1, p.score, Bound::Lower, pv);
-                        shared.results.lock()[0] = ThreadResult {
-                            depth: depth - 1,
-                            score: p.score,
-                            best: Some(p.best),
-                            ponder: p.ponder,
+                        let pv = if pv.first() == Some(&p.best) {
+                            pv.to_vec()
+                        } else {
+                            std::iter::once(p.best).chain(p.ponder).collect()
                         };
+                        report(worker, depth, 1, p.score, Bound::Lower, pv.clone());
+                        shared.results.lock()[0] =
+                            ThreadResult { depth, score: p.score, bound: Bound::Lower, pv };
                     }
                     break;
                 }
@@ -462,7 +476,7 @@ fn main_search(shared: &Shared, worker: &mut Worker, job: &SearchJob, threads: u
             let (score, pv) = &completed[0];
             let best = pv.first().copied();
             shared.results.lock()[0] =
-                ThreadResult { depth, score: *score, best, ponder: pv.get(1).copied() };
+                ThreadResult { depth, score: *score, bound: Bound::Exact, pv: pv.clone() };
             stable_iterations = if best == last_best { stable_iterations + 1 } else { 0 };
             last_best = best;
 
@@ -478,6 +492,8 @@ fn main_search(shared: &Shared, worker: &mut Worker, job: &SearchJob, threads: u
             }
         }
     }
+
+    let interrupted = worker.was_stopped();
 
     // `go infinite` and `go ponder` never end on their own: wait for `stop` or `ponderhit`.
     while shared.hold.load(Ordering::SeqCst) && !shared.stop.load(Ordering::SeqCst) {
@@ -496,9 +512,16 @@ fn main_search(shared: &Shared, worker: &mut Worker, job: &SearchJob, threads: u
     }
     let results = shared.results.lock().clone();
     let choice = *shared.choice.lock();
-    let chosen = choose(&results, choice);
-    let best = chosen.best.or_else(|| worker.root_moves.first().copied());
-    let ponder = if chosen.best.is_some() { chosen.ponder } else { None };
+    let chosen_thread = choose(&results, choice);
+    let chosen = results.get(chosen_thread).cloned().unwrap_or_default();
+    // The last `info` line describes the move played, with the final node count and
+    // time: after an unfinished iteration (whose nodes no line has reported yet), or
+    // when another thread's line won the vote, one more line is due.
+    if lines == 1 && chosen.best().is_some() && (interrupted || chosen_thread != 0) {
+        report(worker, chosen.depth, 1, chosen.score, chosen.bound, chosen.pv.clone());
+    }
+    let best = chosen.best().or_else(|| worker.root_moves.first().copied());
+    let ponder = if chosen.best().is_some() { chosen.ponder() } else { None };
     let ponder = ponder.filter(|&p| {
         best.is_some_and(|b| {
             let mut after = root;
@@ -511,7 +534,7 @@ fn main_search(shared: &Shared, worker: &mut Worker, job: &SearchJob, threads: u
         best,
         ponder,
         score: chosen.score,
-        depth: chosen.depth,
+        depth: chosen.completed_depth(),
         nodes: total_nodes(shared),
         elapsed: job.start.elapsed(),
     };
@@ -519,33 +542,36 @@ fn main_search(shared: &Shared, worker: &mut Worker, job: &SearchJob, threads: u
     shared.reporter.best_move(&outcome);
 }
 
-/// Picks the final move among the threads' completed iterations.
-fn choose(results: &[ThreadResult], choice: BestMoveChoice) -> ThreadResult {
-    let main = results.first().copied().unwrap_or_default();
-    let done: Vec<ThreadResult> = results.iter().copied().filter(|r| r.best.is_some()).collect();
-    if done.is_empty() || choice == BestMoveChoice::MainThread {
-        return main;
+/// Picks the thread whose line is played (an index into `results`; 0 is the main thread).
+fn choose(results: &[ThreadResult], choice: BestMoveChoice) -> usize {
+    let done = || results.iter().enumerate().filter(|(_, r)| r.best().is_some());
+    if done().next().is_none() || choice == BestMoveChoice::MainThread {
+        return 0;
     }
+    // Among the threads that chose `mv`, the deepest one's line.
+    let deepest_with = |mv: Option<Move>| {
+        done()
+            .filter(|(_, r)| mv.is_none() || r.best() == mv)
+            .max_by_key(|(_, r)| (r.completed_depth(), r.score))
+            .map_or(0, |(i, _)| i)
+    };
     match choice {
-        BestMoveChoice::Deepest => *done.iter().max_by_key(|r| (r.depth, r.score)).unwrap_or(&main),
+        BestMoveChoice::Deepest => deepest_with(None),
         _ => {
-            let worst = done.iter().map(|r| r.score).min().unwrap_or(-INFINITY);
+            let worst = done().map(|(_, r)| r.score).min().unwrap_or(-INFINITY);
             let mut votes: Vec<(Move, i64)> = Vec::new();
-            for r in &done {
-                let Some(mv) = r.best else { continue };
-                let weight = i64::from(r.score - worst + 10) * i64::from(r.depth);
+            for (_, r) in done() {
+                let Some(mv) = r.best() else { continue };
+                let weight = i64::from(r.score - worst + 10) * i64::from(r.completed_depth());
                 match votes.iter_mut().find(|(m, _)| *m == mv) {
                     Some((_, v)) => *v += weight,
                     None => votes.push((mv, weight)),
                 }
             }
-            let Some(&(winner, _)) = votes.iter().max_by_key(|(_, v)| *v) else { return main };
-            // Among the threads that chose the winner, report the deepest one's line.
-            *done
+            votes
                 .iter()
-                .filter(|r| r.best == Some(winner))
-                .max_by_key(|r| (r.depth, r.score))
-                .unwrap_or(&main)
+                .max_by_key(|(_, v)| *v)
+                .map_or(0, |&(winner, _)| deepest_with(Some(winner)))
         }
     }
 }

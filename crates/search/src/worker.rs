@@ -194,9 +194,17 @@ impl Worker {
         self.position.board()
     }
 
-    /// Counts a node and decides whether to stop.
+    /// Decides whether to stop and, if not, counts the node about to be searched
+    /// (so a `go nodes N` search reports exactly the nodes it searched, at most N).
     #[inline(always)]
     fn visit(&mut self, ctx: &SearchContext) -> bool {
+        if ctx.node_limit.is_some_and(|n| self.nodes >= n) {
+            ctx.stop.store(true, Ordering::Relaxed);
+        }
+        if ctx.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+            return true;
+        }
         self.nodes += 1;
         if self.nodes.is_multiple_of(CHECK_INTERVAL) {
             ctx.node_counter.store(self.nodes, Ordering::Relaxed);
@@ -204,13 +212,7 @@ impl Worker {
                 ctx.stop.store(true, Ordering::Relaxed);
             }
         }
-        if ctx.node_limit.is_some_and(|n| self.nodes >= n) {
-            ctx.stop.store(true, Ordering::Relaxed);
-        }
-        if ctx.stop.load(Ordering::Relaxed) {
-            self.stopped = true;
-        }
-        self.stopped
+        false
     }
 
     fn is_draw(&self) -> bool {
