@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Engine, SLOW, is_legal};
+use common::{Engine, SLOW, info_field, is_legal};
 use std::time::Duration;
 
 fn bestmove_count(lines: &[String]) -> usize {
@@ -106,7 +106,7 @@ fn node_counts_add_up() {
     let nodes: Vec<u64> = infos
         .iter()
         .filter(|l| l.starts_with("info depth"))
-        .filter_map(|l| l.split(" nodes ").nth(1)?.split(' ').next()?.parse().ok())
+        .filter_map(|l| info_field(l, "nodes")?.parse().ok())
         .collect();
     assert!(!nodes.is_empty());
     assert!(nodes.windows(2).all(|w| w[0] <= w[1]), "node counts went backwards: {nodes:?}");

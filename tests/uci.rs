@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{Engine, SLOW, is_legal};
+use common::{Engine, SLOW, info_field, is_legal};
 use std::time::{Duration, Instant};
 
 #[test]
@@ -181,10 +181,8 @@ fn multipv_reports_distinct_lines() {
     let (_, infos) = e.bestmove(SLOW);
     let depth5: Vec<&String> = infos.iter().filter(|l| l.starts_with("info depth 5 ")).collect();
     assert_eq!(depth5.len(), 3, "{depth5:?}");
-    let firsts: std::collections::HashSet<&str> = depth5
-        .iter()
-        .map(|l| l.split(" pv ").nth(1).and_then(|p| p.split(' ').next()).unwrap_or(""))
-        .collect();
+    let firsts: std::collections::HashSet<&str> =
+        depth5.iter().map(|l| info_field(l, "pv").unwrap_or("")).collect();
     assert_eq!(firsts.len(), 3);
 }
 
@@ -232,7 +230,7 @@ fn nodes_limit_is_respected() {
     let (_, infos) = e.bestmove(SLOW);
     let nodes: u64 = infos
         .iter()
-        .filter_map(|l| l.split(" nodes ").nth(1)?.split(' ').next()?.parse().ok())
+        .filter_map(|l| info_field(l, "nodes")?.parse().ok())
         .max()
         .expect("an info line");
     assert!(nodes <= 20_000, "searched {nodes} nodes");
@@ -252,13 +250,12 @@ fn last_info_line_reports_the_final_count_and_the_move_played() {
         e.send(&format!("go nodes {LIMIT}"));
         let (best, infos) = e.bestmove(SLOW);
         let last = infos.iter().rev().find(|l| l.contains(" pv ")).expect("an info line with a pv");
-        let field = |name: &str| last.split(&format!(" {name} ")).nth(1)?.split(' ').next();
-        let nodes: u64 = field("nodes").and_then(|n| n.parse().ok()).expect("nodes");
+        let nodes: u64 = info_field(last, "nodes").and_then(|n| n.parse().ok()).expect("nodes");
         if threads == 1 {
             assert_eq!(nodes, LIMIT, "{last}");
         } else {
             assert!(nodes >= LIMIT, "{threads} threads: {last}");
         }
-        assert_eq!(field("pv"), Some(best.as_str()), "{threads} threads: {last}");
+        assert_eq!(info_field(last, "pv"), Some(best.as_str()), "{threads} threads: {last}");
     }
 }

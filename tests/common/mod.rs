@@ -123,6 +123,11 @@ impl Drop for Engine {
     }
 }
 
+/// The value after `name` in an `info` line (`info_field(line, "nodes")`), if any.
+pub fn info_field<'a>(line: &'a str, name: &str) -> Option<&'a str> {
+    line.split(&format!(" {name} ")).nth(1)?.split(' ').next()
+}
+
 /// Whether `mv` is legal in the position `fen` (checked with the board crate).
 pub fn is_legal(fen: &str, mv: &str) -> bool {
     let board = board::Board::from_fen(fen).expect("engine FEN parses");

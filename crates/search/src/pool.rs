@@ -445,7 +445,8 @@ fn main_search(shared: &Shared, worker: &mut Worker, job: &SearchJob, threads: u
                 if worker.was_stopped() {
                     // Cut short: a root move that beat the previous best at this depth
                     // (searched in full, or failing high) is better informed than the
-                    // last completed iteration, so it becomes the answer.
+                    // last completed iteration, so it becomes the answer (reported by
+                    // the final `info` line below, as a lower bound).
                     if let Some(p) = worker.partial_root()
                         && lines == 1
                         && depth > 1
@@ -457,7 +458,6 @@ fn main_search(shared: &Shared, worker: &mut Worker, job: &SearchJob, threads: u
                         } else {
                             std::iter::once(p.best).chain(p.ponder).collect()
                         };
-                        report(worker, depth, 1, p.score, Bound::Lower, pv.clone());
                         shared.results.lock()[0] =
                             ThreadResult { depth, score: p.score, bound: Bound::Lower, pv };
                     }
