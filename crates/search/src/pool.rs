@@ -334,7 +334,18 @@ fn skips_next_depth(id: usize, depth: i32) -> bool {
 }
 
 fn total_nodes(shared: &Shared) -> u64 {
-    shared.counters.read().iter().map(|c| c.load(Ordering::Relaxed)).sum()
+    sum(&shared.counters.read())
+}
+
+fn sum(counters: &[CachePadded<AtomicU64>]) -> u64 {
+    counters.iter().map(|c| c.load(Ordering::Relaxed)).sum()
+}
+
+/// Whether a `go nodes` limit on the total of all threads is reached. Every thread
+/// checks it every 1024 of its own nodes, so the total overshoots by at most about
+/// 2 × 1024 nodes a thread however the threads are scheduled.
+fn over_node_limit(limit: Option<u64>, counters: &[CachePadded<AtomicU64>]) -> bool {
+    limit.is_some_and(|n| sum(counters) >= n)
 }
 
 /// A helper: iterative deepening with no output and no clock, until the stop flag.
@@ -343,12 +354,13 @@ fn total_nodes(shared: &Shared) -> u64 {
 fn helper_search(shared: &Shared, worker: &mut Worker, job: &SearchJob, id: usize) {
     let tt = shared.tt.read();
     let counters = Arc::clone(&shared.counters.read());
-    let never = |_: u64| false;
+    let node_limit = job.limits.nodes;
+    let should_stop = |_: u64| over_node_limit(node_limit, &counters);
     let ctx = SearchContext {
         tt: &tt,
         stop: &shared.stop,
         node_counter: &counters[id],
-        should_stop: &never,
+        should_stop: &should_stop,
         node_limit: None,
         features: job.features,
     };
@@ -398,8 +410,7 @@ fn main_search(shared: &Shared, worker: &mut Worker, job: &SearchJob, threads: u
         if limits.ponder && shared.hold.load(Ordering::Relaxed) {
             return false;
         }
-        clock.get().hard_expired()
-            || (threads > 1 && node_limit.is_some_and(|n| total_nodes(shared) >= n))
+        clock.get().hard_expired() || (threads > 1 && over_node_limit(node_limit, &counters))
     };
     let ctx = SearchContext {
         tt: &tt,
