@@ -1,17 +1,17 @@
-//! `tessera datagen`: self-play games at a fixed node count, writing the quiet
-//! positions they pass through, labelled with the game's result, for the
-//! Texel tuner (`tessera tune`).
+//! `tessera datagen`: self-play games for training the evaluation network.
 //!
-//! Each game starts from a random line of the openings file followed by a few
-//! random legal plies, then both sides search `--nodes` nodes per move. Output
-//! lines are `FEN | RESULT`, where `RESULT` is `1.0`, `0.5` or `0.0` from
-//! White's point of view. Games are numbered, each game's randomness comes from
-//! the seed and its number only, and games are written in order, so a run is
-//! reproducible for a given seed (exactly so with one thread).
-//!
-//! See `docs/tuning.md`.
+//! Each game starts from 8 or 9 random legal plies (after a random line of
+//! `--openings`, if given), kept only when a verification search scores the
+//! position within ±[`MAX_OPENING_SCORE`] cp. Then both sides search with a soft
+//! limit of `--nodes` nodes a move (one search thread per game, `--threads`
+//! games at once). Every searched position is recorded with its score and the
+//! game's result in the binary game format of the `gamedata` crate; filtering is
+//! left to the reader. Games are written in the order of their numbers and each
+//! game's randomness depends only on the seed and its number, so a run is
+//! reproducible from its seed. See `docs/datagen.md`.
 
-use board::{Board, Color, GameStatus, Move, MoveList, Position};
+use board::{Board, Color, GameStatus, Position};
+use gamedata::{Game, GameResult, Ply, write_game};
 use search::{SearchJob, SearchLimits, Silent, ThreadPool};
 use std::collections::{BTreeMap, HashMap};
 use std::io::{BufWriter, Write};
@@ -21,14 +21,25 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-/// The default openings file (relative to the working directory).
-pub const DEFAULT_OPENINGS: &str = "../shared/data/openings.epd";
-/// A game is drawn after this many plies.
-const MAX_PLIES: usize = 300;
+/// A game is adjudicated a draw at this many plies.
+const MAX_PLIES: usize = 400;
 /// A side is adjudicated the winner after [`WIN_PLIES`] consecutive scores this large.
 const WIN_SCORE: i32 = 2000;
 /// See [`WIN_SCORE`].
 const WIN_PLIES: u32 = 4;
+/// After [`DRAW_AFTER_PLY`] plies, a game whose score stays within ±[`DRAW_SCORE`]
+/// for [`DRAW_PLIES`] consecutive plies is adjudicated a draw.
+const DRAW_SCORE: i32 = 10;
+/// See [`DRAW_SCORE`].
+const DRAW_PLIES: u32 = 10;
+/// See [`DRAW_SCORE`].
+const DRAW_AFTER_PLY: usize = 80;
+/// Random openings scoring beyond this (centipawns) are played again.
+const MAX_OPENING_SCORE: i32 = 400;
+/// The depth of the search that checks a random opening.
+const OPENING_CHECK_DEPTH: i32 = 8;
+/// The hard node limit of a move, as a multiple of the soft limit.
+const HARD_NODES_FACTOR: u64 = 8;
 /// Transposition table size of each game thread's pool, in MB.
 const HASH_MB: usize = 8;
 
@@ -88,47 +99,18 @@ pub fn flag<T: std::str::FromStr>(
     }
 }
 
-/// The game result from White's point of view.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
-    /// White won.
-    WhiteWins,
-    /// Drawn.
-    Draw,
-    /// Black won.
-    BlackWins,
-}
-
-impl Outcome {
-    /// The label written after each position.
-    pub fn label(self) -> &'static str {
-        match self {
-            Outcome::WhiteWins => "1.0",
-            Outcome::Draw => "0.5",
-            Outcome::BlackWins => "0.0",
-        }
-    }
-
-    fn win_for(color: Color) -> Outcome {
-        if color == Color::White { Outcome::WhiteWins } else { Outcome::BlackWins }
-    }
-}
-
 /// The settings of a run.
 #[derive(Debug, Clone)]
 struct Config {
     games: usize,
-    nodes: u64,
+    soft_nodes: u64,
     seed: u64,
     threads: usize,
     random_plies: usize,
 }
 
-/// One finished game: its result and the FENs of the positions kept.
-struct Game {
-    outcome: Outcome,
-    fens: Vec<String>,
-}
+const USAGE: &str = "usage: tessera datagen --out FILE [--games N] [--nodes K] [--seed S] \
+                     [--threads T] [--openings PATH] [--random-plies R]";
 
 /// Runs `tessera datagen`.
 pub fn run(args: &[String]) -> ExitCode {
@@ -136,10 +118,7 @@ pub fn run(args: &[String]) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("datagen: {e}");
-            eprintln!(
-                "usage: tessera datagen --out FILE [--games N] [--nodes K] [--seed S] \
-                 [--threads T] [--openings PATH] [--random-plies R]"
-            );
+            eprintln!("{USAGE}");
             ExitCode::FAILURE
         }
     }
@@ -153,24 +132,27 @@ fn run_inner(args: &[String]) -> Result<(), String> {
     let out = flags.get("out").ok_or("--out FILE is required")?.clone();
     let config = Config {
         games: flag(&flags, "games", 100usize)?,
-        nodes: flag(&flags, "nodes", 5000u64)?.max(1),
+        soft_nodes: flag(&flags, "nodes", 5000u64)?.max(1),
         seed: flag(&flags, "seed", 1u64)?,
         threads: flag(&flags, "threads", 1usize)?.clamp(1, 256),
-        random_plies: flag(&flags, "random-plies", 4usize)?,
+        random_plies: flag(&flags, "random-plies", 8usize)?,
     };
-    let openings_path = flag(&flags, "openings", DEFAULT_OPENINGS.to_string())?;
-    let openings = load_openings(&openings_path)?;
+    let openings = match flags.get("openings") {
+        Some(path) => load_openings(path)?,
+        None => vec![Board::startpos()],
+    };
     let file = std::fs::File::create(&out).map_err(|e| format!("cannot create '{out}': {e}"))?;
     let mut writer = BufWriter::new(file);
     eprintln!(
-        "datagen: {} games, {} nodes/move, {} thread(s), seed {}, \
-         {} openings from {openings_path}, {} random plies -> {out}",
+        "datagen: {} games, {} nodes/move (soft), {} thread(s), seed {}, {} opening(s), \
+         {}-{} random plies -> {out}",
         config.games,
-        config.nodes,
+        config.soft_nodes,
         config.threads,
         config.seed,
         openings.len(),
-        config.random_plies
+        config.random_plies,
+        config.random_plies + 1
     );
 
     let openings = Arc::new(openings);
@@ -198,35 +180,23 @@ fn run_inner(args: &[String]) -> Result<(), String> {
 
     // Write games in index order as they come in, so the output does not depend
     // on which thread finished first.
-    let start = Instant::now();
+    let mut progress = Progress::new(config.games);
     let mut pending = BTreeMap::new();
-    let mut next_to_write = 0;
-    let (mut positions, mut wdl) = (0usize, [0usize; 3]);
-    let mut last_report = Instant::now();
     let mut error = None;
     for (index, game) in rx {
-        let game = match game {
-            Ok(g) => g,
+        match game {
+            Ok(g) => pending.insert(index, g),
             Err(e) => {
                 error = Some(format!("game {index}: {e}"));
                 break;
             }
         };
-        pending.insert(index, game);
-        while let Some(game) = pending.remove(&next_to_write) {
-            for fen in &game.fens {
-                writeln!(writer, "{fen} | {}", game.outcome.label())
-                    .map_err(|e| format!("write error: {e}"))?;
-            }
+        while let Some(game) = pending.remove(&progress.games) {
+            write_game(&mut writer, &game).map_err(|e| format!("write error: {e}"))?;
             writer.flush().map_err(|e| format!("write error: {e}"))?;
-            positions += game.fens.len();
-            wdl[game.outcome as usize] += 1;
-            next_to_write += 1;
+            progress.add(&game);
         }
-        if last_report.elapsed() >= Duration::from_secs(2) || next_to_write == config.games {
-            last_report = Instant::now();
-            report(next_to_write, config.games, positions, wdl, start.elapsed());
-        }
+        progress.maybe_report();
     }
     // Stop the workers early on error: they see the closed channel after their game.
     if let Some(e) = error {
@@ -236,29 +206,64 @@ fn run_inner(args: &[String]) -> Result<(), String> {
     for w in workers {
         w.join().map_err(|_| "a game thread panicked".to_string())?;
     }
-    if next_to_write == 0 {
-        report(0, config.games, 0, wdl, start.elapsed());
-    }
+    progress.report();
     Ok(())
 }
 
-fn report(games: usize, total: usize, positions: usize, wdl: [usize; 3], elapsed: Duration) {
-    let secs = elapsed.as_secs_f64().max(1e-9);
-    eprintln!(
-        "games {games}/{total}  positions {positions}  W/D/L {}/{}/{}  {:.1} positions/s  \
-         {:.2} games/s  {:.0} s",
-        wdl[Outcome::WhiteWins as usize],
-        wdl[Outcome::Draw as usize],
-        wdl[Outcome::BlackWins as usize],
-        positions as f64 / secs,
-        games as f64 / secs,
-        secs
-    );
+/// Counts of what has been written, reported on stderr.
+struct Progress {
+    total: usize,
+    games: usize,
+    positions: usize,
+    results: [usize; 3],
+    start: Instant,
+    last_report: Instant,
+}
+
+impl Progress {
+    fn new(total: usize) -> Progress {
+        let now = Instant::now();
+        Progress { total, games: 0, positions: 0, results: [0; 3], start: now, last_report: now }
+    }
+
+    fn add(&mut self, game: &Game) {
+        self.games += 1;
+        self.positions += game.plies.len();
+        self.results[game.result as usize] += 1;
+    }
+
+    fn maybe_report(&mut self) {
+        if self.last_report.elapsed() >= Duration::from_secs(10) {
+            self.report();
+        }
+    }
+
+    fn report(&mut self) {
+        self.last_report = Instant::now();
+        let secs = self.start.elapsed().as_secs_f64().max(1e-9);
+        let games_per_sec = self.games as f64 / secs;
+        let eta = if self.games > 0 {
+            format!("{:.0} s", (self.total - self.games) as f64 / games_per_sec)
+        } else {
+            "?".to_string()
+        };
+        eprintln!(
+            "games {}/{}  positions {}  W/D/L {}/{}/{}  {:.0} positions/s  elapsed {:.0} s  ETA {eta}",
+            self.games,
+            self.total,
+            self.positions,
+            self.results[GameResult::WhiteWins as usize],
+            self.results[GameResult::Draw as usize],
+            self.results[GameResult::BlackWins as usize],
+            self.positions as f64 / secs,
+            secs,
+        );
+    }
 }
 
 /// Reads the opening FENs: one per line (EPD operations after the four FEN
 /// fields are ignored); blank lines and `#` comments are skipped.
-fn load_openings(path: &str) -> Result<Vec<Board>, String> {
+pub fn load_openings(path: &str) -> Result<Vec<Board>, String> {
     let text =
         std::fs::read_to_string(path).map_err(|e| format!("cannot read openings '{path}': {e}"))?;
     let mut boards = Vec::new();
@@ -274,7 +279,7 @@ fn load_openings(path: &str) -> Result<Vec<Board>, String> {
         });
         match board {
             Ok(b) => boards.push(b),
-            Err(e) => return Err(format!("{path}:{}: bad FEN ({e:?})", n + 1)),
+            Err(e) => return Err(format!("{path}:{}: bad FEN ({e})", n + 1)),
         }
     }
     if boards.is_empty() {
@@ -290,21 +295,21 @@ fn game_rng(seed: u64, index: usize) -> Rng {
 }
 
 /// Whether the game is over here, and how.
-fn finished(pos: &Position) -> Option<Outcome> {
+fn finished(pos: &Position) -> Option<GameResult> {
     let board = pos.board();
     match board.status() {
-        GameStatus::Checkmate => Some(Outcome::win_for(!board.side_to_move())),
+        GameStatus::Checkmate => Some(GameResult::win_for(!board.side_to_move())),
         GameStatus::Ongoing if !pos.is_draw_by_rule() => None,
-        _ => Some(Outcome::Draw),
+        _ => Some(GameResult::Draw),
     }
 }
 
-/// A random opening line followed by `random_plies` random legal moves, never
-/// leaving a finished game.
-fn starting_position(rng: &mut Rng, openings: &[Board], random_plies: usize) -> Position {
+/// A random opening line followed by `plies` random legal moves, never leaving
+/// a finished game.
+pub fn random_opening(rng: &mut Rng, openings: &[Board], plies: usize) -> Position {
     'retry: loop {
         let mut pos = Position::new(openings[rng.below(openings.len())]);
-        for _ in 0..random_plies {
+        for _ in 0..plies {
             let moves = pos.board().legal_moves();
             if moves.is_empty() {
                 continue 'retry;
@@ -317,25 +322,85 @@ fn starting_position(rng: &mut Rng, openings: &[Board], random_plies: usize) -> 
     }
 }
 
-/// Whether a position searched with `best` (scoring `score`) is quiet enough to
-/// keep: not in check, a quiet best move, no winning capture and no mate score.
-fn keep_position(board: &Board, best: Move, score: i32) -> bool {
-    if board.in_check() || search_is_noisy(board, best) || score.abs() >= tt::MATE_BOUND {
-        return false;
+/// A search of `pos` under `limits` on `pool`: (best move, score for the side to move).
+fn search(
+    pool: &ThreadPool,
+    pos: &Position,
+    limits: SearchLimits,
+) -> Result<(board::Move, i32), String> {
+    let job = SearchJob {
+        position: pos.clone(),
+        limits,
+        multipv: 1,
+        move_overhead: Duration::ZERO,
+        start: Instant::now(),
+        features: search::Features::default(),
+    };
+    let board = pos.board();
+    let result = pool.search_sync(job).ok_or("the search did not finish")?;
+    match result.best {
+        Some(best) if board.is_legal(best) => Ok((best, result.score)),
+        Some(_) => Err(format!("illegal best move in {}", board.to_fen(true))),
+        None => Err(format!("no best move in {}", board.to_fen(true))),
     }
-    let mut noisy = MoveList::new();
-    board.noisy_moves(&mut noisy);
-    !noisy.as_slice().iter().any(|&mv| board.see_ge(mv, 1))
 }
 
-/// Whether `mv` captures or promotes.
-fn search_is_noisy(board: &Board, mv: Move) -> bool {
-    mv.is_en_passant()
-        || mv.promotion().is_some()
-        || (!mv.is_castling() && board.piece_on(mv.to()).is_some())
+/// A random opening (`random_plies` or one more) that a verification search
+/// scores within ±[`MAX_OPENING_SCORE`].
+fn balanced_opening(
+    pool: &mut ThreadPool,
+    rng: &mut Rng,
+    openings: &[Board],
+    random_plies: usize,
+) -> Result<Position, String> {
+    loop {
+        let plies = random_plies + rng.below(2);
+        let mut pos = random_opening(rng, openings, plies);
+        pos.truncate_history();
+        pool.clear();
+        let limits = SearchLimits { depth: Some(OPENING_CHECK_DEPTH), ..SearchLimits::default() };
+        let (_, score) = search(pool, &pos, limits)?;
+        if score.abs() <= MAX_OPENING_SCORE {
+            return Ok(pos);
+        }
+    }
 }
 
-/// Plays game `index` and returns its kept positions with the result.
+/// Watches the scores of a game for the adjudication rules.
+#[derive(Default)]
+struct Adjudicator {
+    win_streak: Option<(Color, u32)>,
+    draw_streak: u32,
+}
+
+impl Adjudicator {
+    /// Takes the score of ply `ply` (White's point of view); returns the result
+    /// when the game is adjudicated.
+    fn observe(&mut self, ply: usize, white_score: i32) -> Option<GameResult> {
+        let winning = match white_score {
+            s if s >= WIN_SCORE => Some(Color::White),
+            s if s <= -WIN_SCORE => Some(Color::Black),
+            _ => None,
+        };
+        self.win_streak = match (winning, self.win_streak) {
+            (None, _) => None,
+            (Some(c), Some((s, n))) if c == s => Some((c, n + 1)),
+            (Some(c), _) => Some((c, 1)),
+        };
+        if let Some((color, n)) = self.win_streak
+            && n >= WIN_PLIES
+        {
+            return Some(GameResult::win_for(color));
+        }
+        self.draw_streak = if white_score.abs() <= DRAW_SCORE { self.draw_streak + 1 } else { 0 };
+        if ply >= DRAW_AFTER_PLY && self.draw_streak >= DRAW_PLIES {
+            return Some(GameResult::Draw);
+        }
+        None
+    }
+}
+
+/// Plays game `index` and returns it with every searched position.
 fn play_game(
     pool: &mut ThreadPool,
     openings: &[Board],
@@ -343,58 +408,32 @@ fn play_game(
     index: usize,
 ) -> Result<Game, String> {
     let mut rng = game_rng(config.seed, index);
-    let mut pos = starting_position(&mut rng, openings, config.random_plies);
+    let mut pos = balanced_opening(pool, &mut rng, openings, config.random_plies)?;
     pool.clear();
-    let mut fens = Vec::new();
-    let mut streak: Option<(Color, u32)> = None;
-    let outcome = loop {
-        if let Some(outcome) = finished(&pos) {
-            break outcome;
-        }
-        if pos.ply_count() >= MAX_PLIES {
-            break Outcome::Draw;
-        }
-        let board = *pos.board();
-        let job = SearchJob {
-            position: pos.clone(),
-            limits: SearchLimits { nodes: Some(config.nodes), ..SearchLimits::default() },
-            multipv: 1,
-            move_overhead: Duration::ZERO,
-            start: Instant::now(),
-            features: search::Features::default(),
-        };
-        let result = pool.search_sync(job).ok_or("the search did not finish")?;
-        let Some(best) = result.best else {
-            return Err(format!("no best move in {}", board.to_fen(false)));
-        };
-        if !board.is_legal(best) {
-            return Err(format!("illegal best move in {}", board.to_fen(false)));
-        }
-        if keep_position(&board, best, result.score) {
-            fens.push(board.to_fen(false));
-        }
-        let white_score =
-            if board.side_to_move() == Color::White { result.score } else { -result.score };
-        let winning = if white_score >= WIN_SCORE {
-            Some(Color::White)
-        } else if white_score <= -WIN_SCORE {
-            Some(Color::Black)
-        } else {
-            None
-        };
-        streak = match (winning, streak) {
-            (None, _) => None,
-            (Some(c), Some((s, n))) if c == s => Some((c, n + 1)),
-            (Some(c), _) => Some((c, 1)),
-        };
-        if let Some((color, n)) = streak
-            && n >= WIN_PLIES
-        {
-            break Outcome::win_for(color);
-        }
-        pos.push(best);
+    let start = *pos.board();
+    let mut plies = Vec::new();
+    let mut adjudicator = Adjudicator::default();
+    let limits = SearchLimits {
+        soft_nodes: Some(config.soft_nodes),
+        nodes: Some(config.soft_nodes * HARD_NODES_FACTOR),
+        ..SearchLimits::default()
     };
-    Ok(Game { outcome, fens })
+    let result = loop {
+        if let Some(result) = finished(&pos) {
+            break result;
+        }
+        if plies.len() >= MAX_PLIES {
+            break GameResult::Draw;
+        }
+        let (best, score) = search(pool, &pos, limits.clone())?;
+        let white_score = if pos.board().side_to_move() == Color::White { score } else { -score };
+        plies.push(Ply { mv: best, white_score: white_score.clamp(-32000, 32000) as i16 });
+        pos.push(best);
+        if let Some(result) = adjudicator.observe(plies.len() - 1, white_score) {
+            break result;
+        }
+    };
+    Ok(Game { start, result, plies })
 }
 
 #[cfg(test)]
@@ -425,27 +464,52 @@ mod tests {
     }
 
     #[test]
-    fn winning_capture_positions_are_skipped() {
-        // White can win the queen on d5 with the pawn: not quiet.
-        let board = Board::from_fen("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1").expect("valid FEN");
-        let quiet =
-            board.legal_moves().as_slice().iter().copied().find(|&m| !search_is_noisy(&board, m));
-        assert!(!keep_position(&board, quiet.expect("a quiet move"), 0));
-        // A balanced position with a quiet best move is kept; a mate score is not.
-        let board = Board::startpos();
-        let mv = board.legal_moves().as_slice()[0];
-        assert!(keep_position(&board, mv, 20));
-        assert!(!keep_position(&board, mv, tt::MATE - 5));
-    }
-
-    #[test]
-    fn starting_positions_are_playable() {
+    fn random_openings_are_playable() {
         let openings = [Board::startpos()];
         let mut rng = Rng::new(7);
         for _ in 0..20 {
-            let pos = starting_position(&mut rng, &openings, 8);
+            let pos = random_opening(&mut rng, &openings, 8);
             assert_eq!(pos.ply_count(), 8);
             assert!(finished(&pos).is_none());
         }
+    }
+
+    #[test]
+    fn adjudication_rules() {
+        // Four plies at +2000 or more: White wins; a break in the streak restarts it.
+        let mut a = Adjudicator::default();
+        assert_eq!(a.observe(10, 2500), None);
+        assert_eq!(a.observe(11, 2100), None);
+        assert_eq!(a.observe(12, 1900), None);
+        for ply in 13..16 {
+            assert_eq!(a.observe(ply, -3000), None);
+        }
+        assert_eq!(a.observe(16, -2000), Some(GameResult::BlackWins));
+        // Quiet scores only count as a draw from ply 80 on.
+        let mut a = Adjudicator::default();
+        for ply in 70..79 {
+            assert_eq!(a.observe(ply, 5), None);
+        }
+        assert_eq!(a.observe(79, 0), None, "ten quiet plies, but before ply 80");
+        assert_eq!(a.observe(80, -10), Some(GameResult::Draw));
+    }
+
+    #[test]
+    fn a_game_records_every_searched_position() {
+        let mut pool = ThreadPool::new(1, 1, Arc::new(Silent));
+        let config = Config { games: 1, soft_nodes: 300, seed: 3, threads: 1, random_plies: 8 };
+        let game = play_game(&mut pool, &[Board::startpos()], &config, 0).expect("a game");
+        assert!(!game.plies.is_empty());
+        // The same seed and number give the same game.
+        let again = play_game(&mut pool, &[Board::startpos()], &config, 0).expect("a game");
+        assert_eq!(game, again);
+        // It survives the round trip, every move legal.
+        let mut bytes = Vec::new();
+        write_game(&mut bytes, &game).expect("writes");
+        let back = gamedata::GameReader::new(bytes.as_slice()).next().expect("one game");
+        assert_eq!(back.expect("valid"), game);
+        // The start position is 8 or 9 plies from the start position.
+        let fullmove = game.start.fullmove_number();
+        assert!(fullmove == 5 && matches!(game.start.side_to_move(), Color::White | Color::Black));
     }
 }

@@ -20,6 +20,9 @@ pub struct SearchLimits {
     pub depth: Option<i32>,
     /// Stop after this many nodes (all threads together).
     pub nodes: Option<u64>,
+    /// Start no new iteration once this many nodes are searched (a soft limit:
+    /// the iteration under way finishes, unless `nodes` stops it first).
+    pub soft_nodes: Option<u64>,
     /// Look for a mate in this many moves; stop when found.
     pub mate: Option<u32>,
     /// Search until `stop`.

@@ -506,6 +506,9 @@ fn main_search(shared: &Shared, worker: &mut Worker, job: &SearchJob, threads: u
             if !shared.hold.load(Ordering::Relaxed) && clock.get().soft_expired(factor) {
                 break;
             }
+            if limits.soft_nodes.is_some_and(|n| total_nodes(shared).max(worker.nodes) >= n) {
+                break;
+            }
         }
     }
 

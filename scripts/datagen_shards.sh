@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Generates training data in shards and keeps them in the repository:
+# each shard is one `tessera datagen` run with its own seed, compressed with xz
+# into data/genG/, and one line of data/manifest.tsv records its provenance
+# (generation, engine commit, seed, games, nodes, positions, sha256).
+#
+#   scripts/datagen_shards.sh GENERATION FIRST_SEED [SHARDS]
+#
+# Environment: BIN (the engine, default target/release/tessera; it is copied
+# first so a rebuild cannot change it mid-run), COMMIT (the commit BIN was
+# built from, default HEAD, which must then have no uncommitted changes),
+# GAMES per shard (6000), NODES soft limit per move (5000), THREADS (2).
+# Run it at low priority: `nice -n 19 scripts/datagen_shards.sh 1 1000 &`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+gen=${1:?generation}
+first_seed=${2:?first seed}
+shards=${3:-1000000}
+games=${GAMES:-6000}
+nodes=${NODES:-5000}
+threads=${THREADS:-2}
+if [ -z "${COMMIT:-}" ]; then
+    if [ -n "$(git status --porcelain --untracked-files=no)" ]; then
+        echo "uncommitted changes: build from a clean commit or set COMMIT" >&2
+        exit 1
+    fi
+    COMMIT=$(git rev-parse --short=7 HEAD)
+fi
+bin=$(mktemp -d)/tessera-$COMMIT
+cp "${BIN:-target/release/tessera}" "$bin"
+mkdir -p "data/gen$gen"
+manifest=data/manifest.tsv
+[ -f "$manifest" ] || printf 'file\tgeneration\tcommit\tseed\tgames\tnodes\tpositions\tsha256\tdate\n' >"$manifest"
+for ((i = 0; i < shards; i++)); do
+    seed=$((first_seed + i))
+    name=gen$gen-$COMMIT-s$seed
+    out=data/gen$gen/$name.bin
+    if [ -e "$out.xz" ]; then continue; fi
+    log=$(mktemp)
+    "$bin" datagen --games "$games" --nodes "$nodes" --threads "$threads" --seed "$seed" \
+        --out "$out.part" 2> >(tee "$log" >&2)
+    positions=$(tail -n 1 "$log" | sed -n 's/.*positions \([0-9]*\).*/\1/p')
+    mv "$out.part" "$out"
+    xz -9 -T1 "$out"
+    sum=$(sha256sum "$out.xz" | cut -d' ' -f1)
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name.bin.xz" "$gen" "$COMMIT" "$seed" \
+        "$games" "$nodes" "$positions" "$sum" "$(date -u +%F)" >>"$manifest"
+    rm -f "$log"
+done
