@@ -12,6 +12,7 @@
 mod evaluate;
 mod initial;
 pub mod layout;
+pub mod nnue;
 mod pawns;
 mod score;
 mod trace;

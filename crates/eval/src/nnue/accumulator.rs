@@ -1,0 +1,252 @@
+//! The accumulator: the first layer's output for both perspectives, kept up
+//! to date with each move by adding and subtracting weight rows.
+//!
+//! A move changes at most four features (castling: king and rook leave and
+//! arrive; a capture: the mover leaves and arrives, the victim leaves). A
+//! child's accumulator is its parent's plus the rows of the features that
+//! appear minus those that disappear — a few hundred additions, where a fresh
+//! one costs one row per piece. [`Accumulator::play`] checks in debug builds
+//! that the result equals [`Accumulator::new`] on the new board.
+
+use super::layout::{HIDDEN, feature_index};
+use super::network::Network;
+use board::{Board, CastlingSide, Color, Move, MoveKind, Piece, Square};
+
+/// The first layer's output, `[White's perspective, Black's perspective]`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(C, align(64))]
+pub struct Accumulator {
+    /// The pre-activation values of each perspective's H neurons.
+    pub values: [[i16; HIDDEN]; 2],
+}
+
+/// A piece on a square: one input feature per perspective.
+type Placed = (Color, Piece, Square);
+
+/// The features a move adds and removes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveDelta {
+    added: [Placed; 2],
+    added_len: usize,
+    removed: [Placed; 2],
+    removed_len: usize,
+}
+
+impl MoveDelta {
+    const NONE: Placed = (Color::White, Piece::Pawn, Square::A1);
+
+    /// The features `mv` (legal in `board`) adds and removes.
+    pub fn new(board: &Board, mv: Move) -> MoveDelta {
+        let us = board.side_to_move();
+        let (from, to) = (mv.from(), mv.to());
+        let piece = board.piece_on(from).unwrap_or(Piece::Pawn);
+        let mut delta = MoveDelta {
+            added: [Self::NONE; 2],
+            added_len: 0,
+            removed: [Self::NONE; 2],
+            removed_len: 0,
+        };
+        match mv.kind() {
+            MoveKind::Castling => {
+                let side =
+                    if to.file() > from.file() { CastlingSide::Short } else { CastlingSide::Long };
+                let rank = us.back_rank();
+                delta.remove((us, Piece::King, from));
+                delta.remove((us, Piece::Rook, to));
+                delta.add((us, Piece::King, Square::new(side.king_to(), rank)));
+                delta.add((us, Piece::Rook, Square::new(side.rook_to(), rank)));
+            }
+            MoveKind::EnPassant => {
+                delta.remove((us, Piece::Pawn, from));
+                delta.remove((!us, Piece::Pawn, Square::new(to.file(), from.rank())));
+                delta.add((us, Piece::Pawn, to));
+            }
+            MoveKind::Normal | MoveKind::Promotion => {
+                delta.remove((us, piece, from));
+                if let Some(captured) = board.piece_on(to) {
+                    delta.remove((!us, captured, to));
+                }
+                delta.add((us, mv.promotion().unwrap_or(piece), to));
+            }
+        }
+        delta
+    }
+
+    fn add(&mut self, placed: Placed) {
+        self.added[self.added_len] = placed;
+        self.added_len += 1;
+    }
+
+    fn remove(&mut self, placed: Placed) {
+        self.removed[self.removed_len] = placed;
+        self.removed_len += 1;
+    }
+
+    /// The same delta without the last feature it removes (for tests that
+    /// prove the debug check catches a wrong update).
+    #[doc(hidden)]
+    pub fn forget_last_removal(mut self) -> MoveDelta {
+        self.removed_len = self.removed_len.saturating_sub(1);
+        self
+    }
+}
+
+impl Accumulator {
+    /// The accumulator of `board`, computed from scratch.
+    pub fn new(net: &Network, board: &Board) -> Accumulator {
+        let mut acc = Accumulator { values: [net.feature_biases; 2] };
+        for color in Color::ALL {
+            for piece in Piece::ALL {
+                let mut bits = board.colored_pieces(color, piece).0;
+                while bits != 0 {
+                    let sq = Square::index_const(bits.trailing_zeros() as usize);
+                    bits &= bits - 1;
+                    for perspective in Color::ALL {
+                        let row =
+                            &net.feature_weights[feature_index(perspective, color, piece, sq)];
+                        for (v, &w) in acc.values[perspective as usize].iter_mut().zip(row) {
+                            *v = v.wrapping_add(w);
+                        }
+                    }
+                }
+            }
+        }
+        acc
+    }
+
+    /// The accumulator after `mv` (legal in `board`, whose accumulator this is).
+    #[inline]
+    pub fn play(&self, net: &Network, board: &Board, mv: Move) -> Accumulator {
+        let child = self.apply(net, &MoveDelta::new(board, mv));
+        #[cfg(debug_assertions)]
+        {
+            let mut after = *board;
+            after.play_unchecked(mv);
+            debug_assert!(
+                child == Accumulator::new(net, &after),
+                "incremental accumulator differs from a fresh one after {mv:?} in {}",
+                board.to_fen(true)
+            );
+        }
+        child
+    }
+
+    /// The accumulator with `delta` applied.
+    #[inline]
+    pub fn apply(&self, net: &Network, delta: &MoveDelta) -> Accumulator {
+        let mut child = Accumulator { values: [[0; HIDDEN]; 2] };
+        for perspective in Color::ALL {
+            let rows = |list: &[Placed]| {
+                let mut out = [&net.feature_weights[0]; 2];
+                for (slot, &(color, piece, sq)) in out.iter_mut().zip(list) {
+                    *slot = &net.feature_weights[feature_index(perspective, color, piece, sq)];
+                }
+                out
+            };
+            let add = rows(&delta.added[..delta.added_len]);
+            let sub = rows(&delta.removed[..delta.removed_len]);
+            let parent = &self.values[perspective as usize];
+            let out = &mut child.values[perspective as usize];
+            match (delta.added_len, delta.removed_len) {
+                (1, 1) => update::<1, 1>(out, parent, add, sub),
+                (1, 2) => update::<1, 2>(out, parent, add, sub),
+                (2, 2) => update::<2, 2>(out, parent, add, sub),
+                (a, r) => unreachable!("a move adds 1-2 and removes 1-2 features, not {a}/{r}"),
+            }
+        }
+        child
+    }
+}
+
+/// `out = parent + Σ add[..A] − Σ sub[..R]`, one fused pass the compiler vectorises.
+#[inline(always)]
+fn update<const A: usize, const R: usize>(
+    out: &mut [i16; HIDDEN],
+    parent: &[i16; HIDDEN],
+    add: [&[i16; HIDDEN]; 2],
+    sub: [&[i16; HIDDEN]; 2],
+) {
+    for j in 0..HIDDEN {
+        let mut v = parent[j];
+        for row in &add[..A] {
+            v = v.wrapping_add(row[j]);
+        }
+        for row in &sub[..R] {
+            v = v.wrapping_sub(row[j]);
+        }
+        out[j] = v;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::network::tests::random_network;
+    use super::*;
+
+    /// Walks a few plies of every line from a set of positions rich in special
+    /// moves, comparing the incremental accumulator with a fresh one at every node.
+    fn walk(net: &Network, board: &Board, acc: &Accumulator, depth: u32, nodes: &mut u64) {
+        assert_eq!(*acc, Accumulator::new(net, board), "{}", board.to_fen(true));
+        *nodes += 1;
+        if depth == 0 {
+            return;
+        }
+        for &mv in board.legal_moves().as_slice() {
+            let child = acc.apply(net, &MoveDelta::new(board, mv));
+            let mut next = *board;
+            next.play_unchecked(mv);
+            walk(net, &next, &child, depth - 1, nodes);
+        }
+    }
+
+    const POSITIONS: [&str; 5] = [
+        board::STARTPOS_FEN,
+        // Kiwipete: castling both ways, en passant, promotions nearby.
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        // Promotions with and without capture.
+        "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+        // En passant available.
+        "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+        // Chess960 castling with the rook beside the king.
+        "1rk4r/8/8/8/8/8/8/1RK4R w HBhb - 0 1",
+    ];
+
+    #[test]
+    fn incremental_equals_fresh_at_every_node() {
+        let net = random_network(7);
+        let mut nodes = 0;
+        for fen in POSITIONS {
+            let board = Board::from_fen(fen).expect("valid FEN");
+            walk(&net, &board, &Accumulator::new(&net, &board), 3, &mut nodes);
+        }
+        assert!(nodes > 100_000, "{nodes} nodes");
+    }
+
+    #[test]
+    fn a_wrong_update_is_caught() {
+        // Forgetting the captured piece leaves a different accumulator: the
+        // comparison that `play` makes in debug builds must see it.
+        let net = random_network(9);
+        let board = Board::from_fen("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1").expect("valid FEN");
+        let capture = board.parse_uci_move("e4d5", false).expect("legal");
+        let acc = Accumulator::new(&net, &board);
+        let mut after = board;
+        after.play_unchecked(capture);
+        let fresh = Accumulator::new(&net, &after);
+        assert_eq!(acc.apply(&net, &MoveDelta::new(&board, capture)), fresh);
+        let broken = MoveDelta::new(&board, capture).forget_last_removal();
+        assert_ne!(acc.apply(&net, &broken), fresh);
+    }
+
+    #[test]
+    #[cfg(debug_assertions)]
+    #[should_panic(expected = "incremental accumulator differs")]
+    fn play_asserts_in_debug_builds() {
+        // An accumulator that is not the board's: `play` must notice.
+        let net = random_network(9);
+        let board = Board::startpos();
+        let mut acc = Accumulator::new(&net, &board);
+        acc.values[0][0] = acc.values[0][0].wrapping_add(1);
+        let _ = acc.play(&net, &board, board.legal_moves().as_slice()[0]);
+    }
+}

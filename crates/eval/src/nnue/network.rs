@@ -1,0 +1,280 @@
+//! The quantised network, its file format and the output layer.
+//!
+//! File format (all integers little-endian):
+//!
+//! | bytes | field |
+//! |---|---|
+//! | 0..4 | magic `TSNN` |
+//! | 4..6 | format version ([`Network::VERSION`]) |
+//! | 6..8 | hidden size H (must equal [`HIDDEN`]) |
+//! | 8..10 | QA, 10..12 QB, 12..14 SCALE (must equal the constants of [`super::layout`]) |
+//! | 14..16 | reserved (0) |
+//! | 16.. | first-layer weights: 768 × H `i16`, feature-major (feature `f`'s H weights together) |
+//! | then | first-layer biases: H `i16` |
+//! | then | output weights: 2H `i16`, the side to move's accumulator first |
+//! | then | output bias: one `i32` |
+//!
+//! Nothing may follow. The same [`Network::from_bytes`] reads the embedded
+//! default net at compile time and an `EvalFile` at run time.
+
+use super::accumulator::Accumulator;
+use super::layout::{HIDDEN, INPUTS, QA, QB, SCALE};
+use board::Color;
+use std::fmt;
+
+/// The weights of the network, quantised.
+#[derive(Clone, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub struct Network {
+    /// First layer: the H weights of each input feature.
+    pub feature_weights: [[i16; HIDDEN]; INPUTS],
+    /// First layer biases.
+    pub feature_biases: [i16; HIDDEN],
+    /// Output weights: `[0]` for the side to move's accumulator, `[1]` for the other.
+    pub output_weights: [[i16; HIDDEN]; 2],
+    /// Output bias, in units of `QA × QB`.
+    pub output_bias: i32,
+}
+
+/// Why bytes are not a network of this engine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NetError {
+    /// The file does not start with `TSNN`.
+    BadMagic,
+    /// A format version this engine does not read.
+    Version(u16),
+    /// The hidden size differs from this engine's.
+    Hidden {
+        /// In the file.
+        found: u16,
+    },
+    /// QA, QB or SCALE differ from this engine's.
+    Quantisation,
+    /// The file's length is not the one its header implies.
+    Size {
+        /// Expected length in bytes.
+        expected: usize,
+        /// Actual length.
+        found: usize,
+    },
+}
+
+impl fmt::Display for NetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NetError::BadMagic => write!(f, "not a Tessera network (no TSNN header)"),
+            NetError::Version(v) => {
+                write!(f, "network format version {v}; this engine reads {}", Network::VERSION)
+            }
+            NetError::Hidden { found } => {
+                write!(f, "network has {found} hidden neurons; this engine has {HIDDEN}")
+            }
+            NetError::Quantisation => write!(
+                f,
+                "network quantisation differs from this engine's (QA {QA}, QB {QB}, scale {SCALE})"
+            ),
+            NetError::Size { expected, found } => {
+                write!(f, "network file is {found} bytes; expected {expected}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for NetError {}
+
+const HEADER: usize = 16;
+
+const fn read_u16(bytes: &[u8], at: usize) -> u16 {
+    u16::from_le_bytes([bytes[at], bytes[at + 1]])
+}
+
+const fn read_i16(bytes: &[u8], at: usize) -> i16 {
+    i16::from_le_bytes([bytes[at], bytes[at + 1]])
+}
+
+impl Network {
+    /// The format version this engine reads and writes.
+    pub const VERSION: u16 = 1;
+    /// The length of a network file in bytes.
+    pub const FILE_LEN: usize = HEADER + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
+
+    /// Parses a network file (usable in `const` context).
+    pub const fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
+        if bytes.len() < HEADER {
+            return Err(NetError::Size { expected: Self::FILE_LEN, found: bytes.len() });
+        }
+        if !(bytes[0] == b'T' && bytes[1] == b'S' && bytes[2] == b'N' && bytes[3] == b'N') {
+            return Err(NetError::BadMagic);
+        }
+        let version = read_u16(bytes, 4);
+        if version != Self::VERSION {
+            return Err(NetError::Version(version));
+        }
+        let hidden = read_u16(bytes, 6);
+        if hidden as usize != HIDDEN {
+            return Err(NetError::Hidden { found: hidden });
+        }
+        if read_u16(bytes, 8) as i32 != QA
+            || read_u16(bytes, 10) as i32 != QB
+            || read_u16(bytes, 12) as i32 != SCALE
+        {
+            return Err(NetError::Quantisation);
+        }
+        if bytes.len() != Self::FILE_LEN {
+            return Err(NetError::Size { expected: Self::FILE_LEN, found: bytes.len() });
+        }
+        let mut net = Network {
+            feature_weights: [[0; HIDDEN]; INPUTS],
+            feature_biases: [0; HIDDEN],
+            output_weights: [[0; HIDDEN]; 2],
+            output_bias: 0,
+        };
+        let mut at = HEADER;
+        let mut f = 0;
+        while f < INPUTS {
+            let mut j = 0;
+            while j < HIDDEN {
+                net.feature_weights[f][j] = read_i16(bytes, at);
+                at += 2;
+                j += 1;
+            }
+            f += 1;
+        }
+        let mut j = 0;
+        while j < HIDDEN {
+            net.feature_biases[j] = read_i16(bytes, at);
+            at += 2;
+            j += 1;
+        }
+        let mut side = 0;
+        while side < 2 {
+            let mut j = 0;
+            while j < HIDDEN {
+                net.output_weights[side][j] = read_i16(bytes, at);
+                at += 2;
+                j += 1;
+            }
+            side += 1;
+        }
+        net.output_bias =
+            i32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
+        Ok(net)
+    }
+
+    /// The network as a file.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(Self::FILE_LEN);
+        out.extend_from_slice(b"TSNN");
+        for v in [Self::VERSION, HIDDEN as u16, QA as u16, QB as u16, SCALE as u16, 0] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        let rows = self.feature_weights.iter().chain([&self.feature_biases]);
+        for w in rows.chain(self.output_weights.iter()).flatten() {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        out.extend_from_slice(&self.output_bias.to_le_bytes());
+        out
+    }
+
+    /// Reads a network file from disk.
+    pub fn load(path: &std::path::Path) -> Result<Box<Network>, String> {
+        let bytes =
+            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        Network::from_bytes(&bytes).map(Box::new).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// The evaluation in centipawns for `side_to_move`, from the accumulator.
+    #[inline]
+    pub fn evaluate(&self, acc: &Accumulator, side_to_move: Color) -> i32 {
+        let us = &acc.values[side_to_move as usize];
+        let them = &acc.values[!side_to_move as usize];
+        let sum =
+            screlu_dot(us, &self.output_weights[0]) + screlu_dot(them, &self.output_weights[1]);
+        (sum / QA + self.output_bias) * SCALE / (QA * QB)
+    }
+}
+
+/// `Σ clamp(x, 0, QA)² × w`, in units of `QA² × QB`. `clamp(x) × w` is
+/// computed in i16 (it fits: see [`super::layout`]), then widened, which the
+/// compiler turns into multiply-add instructions on 16-bit lanes.
+#[inline(always)]
+fn screlu_dot(values: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
+    let mut sum = 0i32;
+    for (&x, &w) in values.iter().zip(weights) {
+        let clamped = x.clamp(0, QA as i16);
+        sum += i32::from(clamped.wrapping_mul(w)) * i32::from(clamped);
+    }
+    sum
+}
+
+impl fmt::Debug for Network {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Network {{ hidden: {HIDDEN}, output_bias: {} }}", self.output_bias)
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// A network with small pseudo-random weights.
+    pub(crate) fn random_network(seed: u64) -> Box<Network> {
+        let mut state = seed;
+        let mut next = move |range: i16| {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((state >> 33) % (2 * range as u64 + 1)) as i16 - range
+        };
+        let mut net = Box::new(Network {
+            feature_weights: [[0; HIDDEN]; INPUTS],
+            feature_biases: [0; HIDDEN],
+            output_weights: [[0; HIDDEN]; 2],
+            output_bias: 0,
+        });
+        for row in net.feature_weights.iter_mut() {
+            row.iter_mut().for_each(|w| *w = next(60));
+        }
+        net.feature_biases.iter_mut().for_each(|w| *w = next(100));
+        net.output_weights.iter_mut().flatten().for_each(|w| *w = next(120));
+        net.output_bias = i32::from(next(1000)) * 10;
+        net
+    }
+
+    #[test]
+    fn files_round_trip_and_damage_is_refused() {
+        let net = random_network(3);
+        let bytes = net.to_bytes();
+        assert_eq!(bytes.len(), Network::FILE_LEN);
+        assert_eq!(Network::from_bytes(&bytes).as_ref(), Ok(&*net));
+        assert_eq!(
+            Network::from_bytes(&bytes[..bytes.len() - 1]).err(),
+            Some(NetError::Size { expected: Network::FILE_LEN, found: Network::FILE_LEN - 1 })
+        );
+        let mut bad = bytes.clone();
+        bad[0] = b'X';
+        assert_eq!(Network::from_bytes(&bad).err(), Some(NetError::BadMagic));
+        let mut bad = bytes.clone();
+        bad[6] = bad[6].wrapping_add(1);
+        assert!(matches!(Network::from_bytes(&bad), Err(NetError::Hidden { .. })));
+        let mut bad = bytes.clone();
+        bad[10] = 1;
+        assert_eq!(Network::from_bytes(&bad).err(), Some(NetError::Quantisation));
+        let mut bad = bytes;
+        bad.push(0);
+        assert!(matches!(Network::from_bytes(&bad), Err(NetError::Size { .. })));
+        assert!(Network::from_bytes(b"TS").is_err());
+    }
+
+    #[test]
+    fn screlu_dot_matches_the_formula() {
+        let mut values = [0i16; HIDDEN];
+        let mut weights = [0i16; HIDDEN];
+        values[0] = 300; // clamped to 255
+        weights[0] = 126;
+        values[1] = -5; // clamped to 0
+        weights[1] = 100;
+        values[2] = 17;
+        weights[2] = -126;
+        let expected = 255 * 255 * 126 + 17 * 17 * -126;
+        assert_eq!(screlu_dot(&values, &weights), expected);
+    }
+}

@@ -1,0 +1,378 @@
+//! Reading training data: games in the `gamedata` format (plain `.bin` or
+//! `.bin.xz`) and the older text format (`FEN | score | result | bestmove`,
+//! plain or `.txt.xz`), filtered into [`Sample`]s, with whole games held out
+//! for validation.
+//!
+//! Filtering happens here, when the data is read, so the files stay reusable:
+//! a position is skipped when the side to move is in check, when the move
+//! played captures or promotes (the score is then about the exchange, not the
+//! position), in the first [`Filter::min_ply`] plies of the game, and when the
+//! score is beyond ±[`Filter::max_score`] (mates and lost causes).
+
+use crate::sample::Sample;
+use board::{Board, Color, Move};
+use gamedata::{Game, GameReader, GameResult, Ply};
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// Which recorded positions become samples.
+#[derive(Clone, Copy, Debug)]
+pub struct Filter {
+    /// Skip positions before this ply of the game (counted from the standard
+    /// start position, i.e. `2 × (fullmove − 1)` plus one if Black is to move).
+    pub min_ply: u32,
+    /// Skip positions whose score is beyond this (centipawns).
+    pub max_score: i32,
+}
+
+impl Default for Filter {
+    fn default() -> Filter {
+        Filter { min_ply: 16, max_score: 2000 }
+    }
+}
+
+/// What a filter kept and dropped.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FilterStats {
+    /// Games read.
+    pub games: u64,
+    /// Positions read.
+    pub positions: u64,
+    /// Kept as samples.
+    pub kept: u64,
+    /// Dropped: side to move in check.
+    pub in_check: u64,
+    /// Dropped: the move played captures or promotes.
+    pub noisy: u64,
+    /// Dropped: too early in the game.
+    pub early: u64,
+    /// Dropped: score beyond the limit.
+    pub extreme: u64,
+}
+
+impl FilterStats {
+    /// Adds `other`'s counts.
+    pub fn add(&mut self, other: &FilterStats) {
+        self.games += other.games;
+        self.positions += other.positions;
+        self.kept += other.kept;
+        self.in_check += other.in_check;
+        self.noisy += other.noisy;
+        self.early += other.early;
+        self.extreme += other.extreme;
+    }
+}
+
+/// Whether `mv` captures or promotes in `board`.
+pub fn is_noisy(board: &Board, mv: Move) -> bool {
+    mv.is_en_passant()
+        || mv.promotion().is_some()
+        || (!mv.is_castling() && board.piece_on(mv.to()).is_some())
+}
+
+/// The ply of `board` counted from the standard start position.
+pub fn game_ply(board: &Board) -> u32 {
+    2 * (u32::from(board.fullmove_number()) - 1) + (board.side_to_move() == Color::Black) as u32
+}
+
+/// Appends the samples of `game` that pass `filter` to `out`.
+pub fn samples_of(game: &Game, filter: &Filter, out: &mut Vec<Sample>, stats: &mut FilterStats) {
+    stats.games += 1;
+    for (_, board, ply) in game.positions() {
+        stats.positions += 1;
+        let white_score = i32::from(ply.white_score);
+        if board.in_check() {
+            stats.in_check += 1;
+        } else if is_noisy(&board, ply.mv) {
+            stats.noisy += 1;
+        } else if game_ply(&board) < filter.min_ply {
+            stats.early += 1;
+        } else if white_score.abs() > filter.max_score {
+            stats.extreme += 1;
+        } else {
+            stats.kept += 1;
+            let white = board.side_to_move() == Color::White;
+            let score = if white { white_score } else { -white_score };
+            let result = match (game.result, white) {
+                (GameResult::Draw, _) => 1,
+                (GameResult::WhiteWins, true) | (GameResult::BlackWins, false) => 2,
+                _ => 0,
+            };
+            out.push(Sample::new(&board, score as i16, result));
+        }
+    }
+}
+
+/// Opens a file for reading, decompressing `.xz` files through the `xz` tool.
+pub fn open(path: &Path) -> Result<Box<dyn Read + Send>, String> {
+    let name = path.display();
+    if path.extension().is_some_and(|e| e == "xz") {
+        let child = Command::new("xz")
+            .arg("-dc")
+            .arg(path)
+            .stdout(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("cannot run xz for {name}: {e}"))?;
+        let stdout = child.stdout.ok_or_else(|| format!("no output from xz for {name}"))?;
+        Ok(Box::new(BufReader::with_capacity(1 << 20, stdout)))
+    } else {
+        let file = std::fs::File::open(path).map_err(|e| format!("cannot open {name}: {e}"))?;
+        Ok(Box::new(BufReader::with_capacity(1 << 20, file)))
+    }
+}
+
+/// Whether `path` holds games in the text format (by its name).
+fn is_text(path: &Path) -> bool {
+    let name = path.to_string_lossy();
+    name.ends_with(".txt") || name.ends_with(".txt.xz")
+}
+
+/// Calls `f` with every game of the file at `path`, in order.
+pub fn for_each_game(path: &Path, mut f: impl FnMut(Game)) -> Result<(), String> {
+    let input = open(path)?;
+    let name = path.display();
+    if is_text(path) {
+        for game in TextGames::new(BufReader::new(input)) {
+            f(game.map_err(|e| format!("{name}: {e}"))?);
+        }
+    } else {
+        for game in GameReader::new(input) {
+            f(game.map_err(|e| format!("{name}: {e}"))?);
+        }
+    }
+    Ok(())
+}
+
+/// The data files under `paths` (files as given; directories searched, not
+/// recursively, for `.bin`, `.bin.xz`, `.txt`, `.txt.xz`), sorted.
+pub fn data_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let entries =
+                std::fs::read_dir(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            for entry in entries {
+                let p = entry.map_err(|e| format!("{}: {e}", path.display()))?.path();
+                let name = p.to_string_lossy().to_string();
+                if [".bin", ".bin.xz", ".txt", ".txt.xz"].iter().any(|s| name.ends_with(s)) {
+                    files.push(p);
+                }
+            }
+        } else if path.exists() {
+            files.push(path.clone());
+        } else {
+            return Err(format!("{}: no such file", path.display()));
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+/// Training and validation samples.
+#[derive(Default)]
+pub struct Loaded {
+    /// For training.
+    pub train: Vec<Sample>,
+    /// Held out (whole games).
+    pub validation: Vec<Sample>,
+    /// What the filter did.
+    pub stats: FilterStats,
+}
+
+/// Loads every file, on up to `threads` threads, holding out every
+/// `validation_every`-th game of each file (0: none) for validation.
+pub fn load(
+    files: &[PathBuf],
+    filter: &Filter,
+    validation_every: u64,
+    threads: usize,
+) -> Result<Loaded, String> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results: Vec<Result<Loaded, String>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads.clamp(1, files.len().max(1)))
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Loaded::default();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(path) = files.get(i) else { break };
+                        let mut index = 0u64;
+                        for_each_game(path, |game| {
+                            let held_out = validation_every > 0 && index.is_multiple_of(validation_every);
+                            let out = if held_out { &mut mine.validation } else { &mut mine.train };
+                            samples_of(&game, filter, out, &mut mine.stats);
+                            index += 1;
+                        })?;
+                    }
+                    Ok(mine)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|_| Err("a loading thread panicked".into())))
+            .collect()
+    });
+    let mut all = Loaded::default();
+    for r in results {
+        let part = r?;
+        all.train.extend_from_slice(&part.train);
+        all.validation.extend_from_slice(&part.validation);
+        all.stats.add(&part.stats);
+    }
+    Ok(all)
+}
+
+/// Games from the text format, one searched position a line:
+/// `FEN | score (White's view) | result (1.0, 0.5, 0.0 for White) | bestmove`,
+/// in game order. A new game starts where a line's position is not the one the
+/// previous line's move leads to, or its result differs.
+pub struct TextGames<R> {
+    lines: std::io::Lines<R>,
+    line_number: usize,
+    current: Option<(Game, Board)>,
+    done: bool,
+}
+
+impl<R: BufRead> TextGames<R> {
+    /// Reads games from `input`.
+    pub fn new(input: R) -> TextGames<R> {
+        TextGames { lines: input.lines(), line_number: 0, current: None, done: false }
+    }
+
+    fn parse(&self, line: &str) -> Result<(Board, i16, GameResult, Move), String> {
+        let at = self.line_number;
+        let fields: Vec<&str> = line.split('|').map(str::trim).collect();
+        let [fen, score, result, mv] = fields[..] else {
+            return Err(format!("line {at}: expected 4 fields separated by '|'"));
+        };
+        let board = Board::from_fen(fen).map_err(|e| format!("line {at}: {e}"))?;
+        let score: i32 = score.parse().map_err(|_| format!("line {at}: bad score '{score}'"))?;
+        let result = match result {
+            "1.0" | "1" => GameResult::WhiteWins,
+            "0.5" => GameResult::Draw,
+            "0.0" | "0" => GameResult::BlackWins,
+            r => return Err(format!("line {at}: bad result '{r}'")),
+        };
+        let mv = board
+            .parse_uci_move(mv, board.has_chess960_castling())
+            .map_err(|e| format!("line {at}: move '{mv}': {e:?}"))?;
+        Ok((board, score.clamp(-32000, 32000) as i16, result, mv))
+    }
+}
+
+impl<R: BufRead> Iterator for TextGames<R> {
+    type Item = Result<Game, String>;
+
+    fn next(&mut self) -> Option<Result<Game, String>> {
+        while !self.done {
+            let line = match self.lines.next() {
+                None => {
+                    self.done = true;
+                    break;
+                }
+                Some(Err(e)) => {
+                    self.done = true;
+                    return Some(Err(format!("line {}: {e}", self.line_number + 1)));
+                }
+                Some(Ok(line)) => line,
+            };
+            self.line_number += 1;
+            if line.trim().is_empty() {
+                continue;
+            }
+            let (board, white_score, result, mv) = match self.parse(&line) {
+                Ok(parsed) => parsed,
+                Err(e) => {
+                    self.done = true;
+                    return Some(Err(e));
+                }
+            };
+            let continues = self
+                .current
+                .as_ref()
+                .is_some_and(|(game, next)| *next == board && game.result == result);
+            let finished = if continues { None } else { self.current.take() };
+            let (game, next) = self
+                .current
+                .get_or_insert_with(|| (Game { start: board, result, plies: Vec::new() }, board));
+            game.plies.push(Ply { mv, white_score });
+            next.play_unchecked(mv);
+            if let Some((game, _)) = finished {
+                return Some(Ok(game));
+            }
+        }
+        self.current.take().map(|(game, _)| Ok(game))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game_from(fen: &str, moves: &[&str], scores: &[i16], result: GameResult) -> Game {
+        let start = Board::from_fen(fen).expect("valid FEN");
+        let mut board = start;
+        let mut plies = Vec::new();
+        for (m, &s) in moves.iter().zip(scores) {
+            let mv = board.parse_uci_move(m, false).expect("legal");
+            plies.push(Ply { mv, white_score: s });
+            board.play_unchecked(mv);
+        }
+        Game { start, result, plies }
+    }
+
+    #[test]
+    fn the_filter_drops_what_it_says() {
+        // Ply 20 on: e4xd5 is a capture, Qh5+ ... the position after is in check.
+        let fen = "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 11";
+        let game = game_from(
+            fen,
+            &["e4d5", "e7e6", "f1b5", "c7c6", "g1f3", "a7a6"],
+            &[30, 40, 50, 3000, 20, -20],
+            GameResult::BlackWins,
+        );
+        let mut out = Vec::new();
+        let mut stats = FilterStats::default();
+        samples_of(&game, &Filter::default(), &mut out, &mut stats);
+        // e4d5 noisy; Bb5+ leaves Black in check (c7c6 position in check); 3000 extreme.
+        assert_eq!(stats.positions, 6);
+        assert_eq!(stats.noisy, 1);
+        assert_eq!(stats.in_check, 1, "{stats:?}");
+        assert_eq!(stats.extreme, 0, "the 3000 is the in-check position's score");
+        assert_eq!(stats.kept, 4);
+        // Scores and results are turned to the side to move's view.
+        assert_eq!(out[0].score, -40); // Black to move after e4d5, White's +40
+        assert_eq!(out[0].result, 2); // Black won
+        assert_eq!(out[1].score, 50);
+        assert_eq!(out[1].result, 0);
+        // Early plies: the same game from move 1 is dropped entirely by min_ply 16.
+        let early = game_from(board::STARTPOS_FEN, &["e2e4", "e7e5"], &[10, 10], GameResult::Draw);
+        let mut stats = FilterStats::default();
+        samples_of(&early, &Filter::default(), &mut out, &mut stats);
+        assert_eq!((stats.early, stats.kept), (2, 0));
+    }
+
+    #[test]
+    fn text_lines_become_games() {
+        let text = "\
+rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 | 20 | 1.0 | e2e4
+rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 | 25 | 1.0 | e7e5
+rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 | 15 | 0.5 | d2d4
+
+rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1 | -5 | 0.5 | d7d5
+rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 | 15 | 0.0 | g1f3
+";
+        let games: Vec<Game> =
+            TextGames::new(text.as_bytes()).collect::<Result<_, _>>().expect("valid");
+        assert_eq!(games.len(), 3);
+        assert_eq!(games[0].plies.len(), 2);
+        assert_eq!(games[0].result, GameResult::WhiteWins);
+        assert_eq!(games[1].plies.len(), 2);
+        assert_eq!(games[1].plies[1].white_score, -5);
+        assert_eq!(games[2].result, GameResult::BlackWins);
+        let bad = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 | x | 1.0 | e2e4\n";
+        assert!(TextGames::new(bad.as_bytes()).next().expect("an item").is_err());
+    }
+}

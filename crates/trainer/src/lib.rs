@@ -1,0 +1,25 @@
+//! The trainer of Tessera's evaluation network, a tool apart from the engine
+//! (the engine's crates do not link it).
+//!
+//! - [`sample`]: a training position in 32 bytes, and its input features;
+//! - [`data`]: reading games (the `gamedata` format, plain or xz-compressed, and
+//!   the older text format), filtering them into samples, and the validation split;
+//! - [`net`]: the float network `(768 → H) × 2 → 1` with SCReLU, its loss and gradient;
+//! - [`optim`]: AdamW with weight clipping;
+//! - [`train`]: the training loop (shuffled batches on every core, validation,
+//!   checkpoints, a loss log);
+//! - [`quantise`]: the float net as the engine's integer [`eval::nnue::Network`].
+//!
+//! See `docs/nnue.md`.
+
+#![warn(missing_docs)]
+
+pub mod data;
+pub mod net;
+pub mod optim;
+pub mod quantise;
+pub mod sample;
+pub mod train;
+
+#[cfg(test)]
+mod testing;

@@ -1,0 +1,324 @@
+//! `tessera-train`: trains the evaluation network and handles its data.
+//!
+//! ```text
+//! tessera-train train [options] DATA...    train a net (see docs/nnue.md)
+//! tessera-train stats [--min-ply N] [--max-score S] DATA...
+//! tessera-train convert --out FILE.bin TEXT...   text games -> binary games
+//! tessera-train text --out FILE [--tuner] DATA...  binary games -> text lines
+//! ```
+//!
+//! DATA are files or folders of `.bin`, `.bin.xz`, `.txt` or `.txt.xz` games.
+
+use gamedata::write_game;
+use std::collections::HashMap;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+use trainer::data::{self, Filter, FilterStats};
+use trainer::net::Layout;
+use trainer::train::{Config, train};
+
+const USAGE: &str = "\
+usage: tessera-train train [--out DIR] [--hidden H] [--epochs E] [--batch B] [--lr LR]
+                           [--final-lr F] [--wd W] [--lambda L] [--threads T] [--seed S]
+                           [--validation-every N] [--min-ply P] [--max-score S] [--init FILE] DATA...
+       tessera-train stats [--min-ply P] [--max-score S] DATA...
+       tessera-train convert --out FILE.bin TEXT...
+       tessera-train text --out FILE [--tuner true] DATA...";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("train") => run_train(&args[1..]),
+        Some("stats") => run_stats(&args[1..]),
+        Some("convert") => run_convert(&args[1..]),
+        Some("text") => run_text(&args[1..]),
+        _ => Err("unknown command".to_string()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("tessera-train: {e}");
+            eprintln!("{USAGE}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `--name value` flags (from `known`) and positional arguments.
+fn parse(
+    args: &[String],
+    known: &[&str],
+) -> Result<(HashMap<String, String>, Vec<PathBuf>), String> {
+    let mut flags = HashMap::new();
+    let mut positional = Vec::new();
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        if let Some(name) = arg.strip_prefix("--") {
+            if !known.contains(&name) {
+                return Err(format!("unknown option --{name}"));
+            }
+            let value = it.next().ok_or_else(|| format!("--{name} needs a value"))?;
+            flags.insert(name.to_string(), value.clone());
+        } else {
+            positional.push(PathBuf::from(arg));
+        }
+    }
+    Ok((flags, positional))
+}
+
+fn get<T: std::str::FromStr>(
+    flags: &HashMap<String, String>,
+    name: &str,
+    default: T,
+) -> Result<T, String> {
+    flags
+        .get(name)
+        .map_or(Ok(default), |v| v.parse().map_err(|_| format!("bad value '{v}' for --{name}")))
+}
+
+fn filter_from(flags: &HashMap<String, String>) -> Result<Filter, String> {
+    let d = Filter::default();
+    Ok(Filter {
+        min_ply: get(flags, "min-ply", d.min_ply)?,
+        max_score: get(flags, "max-score", d.max_score)?,
+    })
+}
+
+fn print_stats(s: &FilterStats) {
+    eprintln!(
+        "{} games, {} positions: kept {} ({:.1}%), in check {}, noisy move {}, early {}, extreme score {}",
+        s.games,
+        s.positions,
+        s.kept,
+        100.0 * s.kept as f64 / s.positions.max(1) as f64,
+        s.in_check,
+        s.noisy,
+        s.early,
+        s.extreme
+    );
+}
+
+fn run_train(args: &[String]) -> Result<(), String> {
+    let known = [
+        "out",
+        "hidden",
+        "epochs",
+        "batch",
+        "lr",
+        "final-lr",
+        "wd",
+        "lambda",
+        "threads",
+        "seed",
+        "validation-every",
+        "min-ply",
+        "max-score",
+        "init",
+    ];
+    let (flags, paths) = parse(args, &known)?;
+    let d = Config::default();
+    let config = Config {
+        hidden: get(&flags, "hidden", d.hidden)?,
+        epochs: get(&flags, "epochs", d.epochs)?,
+        batch_size: get(&flags, "batch", d.batch_size)?,
+        lr: get(&flags, "lr", d.lr)?,
+        final_lr_factor: get(&flags, "final-lr", d.final_lr_factor)?,
+        weight_decay: get(&flags, "wd", d.weight_decay)?,
+        lambda: get(&flags, "lambda", d.lambda)?,
+        threads: get(
+            &flags,
+            "threads",
+            std::thread::available_parallelism().map_or(1, |n| n.get()),
+        )?,
+        seed: get(&flags, "seed", d.seed)?,
+    };
+    let out = PathBuf::from(get(&flags, "out", "nets-out".to_string())?);
+    let validation_every = get(&flags, "validation-every", 50u64)?;
+    let filter = filter_from(&flags)?;
+    let layout = Layout { hidden: config.hidden };
+    let init = match flags.get("init") {
+        Some(path) => Some(read_params(Path::new(path), layout)?),
+        None => None,
+    };
+    std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+
+    let files = data::data_files(&paths)?;
+    if files.is_empty() {
+        return Err("no data files given".into());
+    }
+    let start = Instant::now();
+    let mut loaded = data::load(&files, &filter, validation_every, config.threads)?;
+    eprintln!("loaded {} files in {:.0} s", files.len(), start.elapsed().as_secs_f64());
+    print_stats(&loaded.stats);
+    eprintln!(
+        "training on {} samples, validating on {} (every {validation_every}th game); {config:?}",
+        loaded.train.len(),
+        loaded.validation.len()
+    );
+    let log_path = out.join("loss.csv");
+    let mut log =
+        std::fs::File::create(&log_path).map_err(|e| format!("{}: {e}", log_path.display()))?;
+    writeln!(log, "epoch,train_loss,validation_loss,lr,samples_per_second")
+        .map_err(|e| e.to_string())?;
+    let mut error = None;
+    let train_start = Instant::now();
+    let validation = loaded.validation.clone();
+    let epochs = config.epochs;
+    train(
+        &config,
+        &mut loaded.train,
+        &loaded.validation,
+        init,
+        |r, params| {
+            let elapsed = train_start.elapsed().as_secs_f64();
+            let eta = elapsed / r.epoch as f64 * (epochs - r.epoch) as f64;
+            eprintln!(
+                "epoch {}/{epochs}  train {:.6}  validation {:.6}  lr {:.2e}  {:.0} samples/s  elapsed {:.0} s  ETA {:.0} s",
+                r.epoch, r.train_loss, r.validation_loss, r.lr, r.samples_per_second, elapsed, eta
+            );
+            let line = format!(
+                "{},{:.7},{:.7},{:.3e},{:.0}",
+                r.epoch, r.train_loss, r.validation_loss, r.lr, r.samples_per_second
+            );
+            if let Err(e) = writeln!(log, "{line}").and_then(|()| log.flush()) {
+                error = Some(format!("{}: {e}", log_path.display()));
+            }
+            if let Err(e) = write_checkpoint(&out, r.epoch, layout, params, &validation) {
+                error = Some(e);
+            }
+        },
+        |epoch, done, rate, running| {
+            let elapsed = train_start.elapsed().as_secs_f64();
+            let eta = elapsed / done.max(1e-9) * (1.0 - done);
+            eprintln!(
+                "  epoch {epoch}  {:.1}% of training  {rate:.0} samples/s  loss {running:.6}  ETA {eta:.0} s",
+                done * 100.0
+            );
+        },
+    );
+    error.map_or(Ok(()), Err)
+}
+
+/// Writes the float parameters (`epoch-N.params`) and, when the size is the
+/// engine's, the quantised net (`epoch-N.nnue`, its bias corrected on `samples`).
+fn write_checkpoint(
+    dir: &Path,
+    epoch: usize,
+    layout: Layout,
+    params: &[f32],
+    samples: &[trainer::sample::Sample],
+) -> Result<(), String> {
+    let path = dir.join(format!("epoch-{epoch}.params"));
+    let mut bytes = Vec::with_capacity(8 + 4 * params.len());
+    bytes.extend_from_slice(b"TSPF");
+    bytes.extend_from_slice(&(layout.hidden as u32).to_le_bytes());
+    for p in params {
+        bytes.extend_from_slice(&p.to_le_bytes());
+    }
+    std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    if let Ok(net) = trainer::quantise::quantise_corrected(layout, params, samples) {
+        let check = &samples[samples.len() / 2..];
+        let (mean, worst) = trainer::quantise::quantisation_error(layout, params, &net, check);
+        eprintln!(
+            "  quantised vs float on {} held-out positions: mean {mean:.2} cp, worst {worst:.1} cp",
+            check.len()
+        );
+        let path = dir.join(format!("epoch-{epoch}.nnue"));
+        std::fs::write(&path, net.to_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// Reads float parameters written by [`write_checkpoint`].
+fn read_params(path: &Path, layout: Layout) -> Result<Vec<f32>, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let ok_header = bytes.len() >= 8 && &bytes[..4] == b"TSPF";
+    let hidden =
+        if ok_header { u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]) } else { 0 };
+    if !ok_header || hidden as usize != layout.hidden || bytes.len() != 8 + 4 * layout.len() {
+        return Err(format!(
+            "{}: not a checkpoint of a {}-neuron net",
+            path.display(),
+            layout.hidden
+        ));
+    }
+    Ok(bytes[8..].chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect())
+}
+
+fn run_stats(args: &[String]) -> Result<(), String> {
+    let (flags, paths) = parse(args, &["min-ply", "max-score"])?;
+    let filter = filter_from(&flags)?;
+    let mut total = FilterStats::default();
+    for file in data::data_files(&paths)? {
+        let mut stats = FilterStats::default();
+        let mut results = [0u64; 3];
+        let mut sink = Vec::new();
+        data::for_each_game(&file, |game| {
+            results[game.result as usize] += 1;
+            data::samples_of(&game, &filter, &mut sink, &mut stats);
+            sink.clear();
+        })?;
+        eprint!("{}: W/D/L {}/{}/{}  ", file.display(), results[2], results[1], results[0]);
+        print_stats(&stats);
+        total.add(&stats);
+    }
+    eprint!("total: ");
+    print_stats(&total);
+    Ok(())
+}
+
+fn run_convert(args: &[String]) -> Result<(), String> {
+    let (flags, paths) = parse(args, &["out"])?;
+    let out = flags.get("out").ok_or("--out FILE is required")?;
+    let file = std::fs::File::create(out).map_err(|e| format!("{out}: {e}"))?;
+    let mut writer = BufWriter::new(file);
+    let (mut games, mut positions) = (0u64, 0u64);
+    for path in &paths {
+        let mut error = None;
+        data::for_each_game(path, |game| {
+            if error.is_none() {
+                games += 1;
+                positions += game.plies.len() as u64;
+                error = write_game(&mut writer, &game).err();
+            }
+        })?;
+        if let Some(e) = error {
+            return Err(format!("{out}: {e}"));
+        }
+    }
+    writer.flush().map_err(|e| format!("{out}: {e}"))?;
+    eprintln!("{games} games, {positions} positions -> {out}");
+    Ok(())
+}
+
+fn run_text(args: &[String]) -> Result<(), String> {
+    let (flags, paths) = parse(args, &["out", "tuner"])?;
+    let out = flags.get("out").ok_or("--out FILE is required")?;
+    let tuner = get(&flags, "tuner", false)?;
+    let file = std::fs::File::create(out).map_err(|e| format!("{out}: {e}"))?;
+    let mut writer = BufWriter::new(file);
+    let mut error = None;
+    for file in data::data_files(&paths)? {
+        data::for_each_game(&file, |game| {
+            let result = ["0.0", "0.5", "1.0"][game.result as usize];
+            for (_, board, ply) in game.positions() {
+                let fen = board.to_fen(board.has_chess960_castling());
+                let line = if tuner {
+                    format!("{fen} | {result}")
+                } else {
+                    let mv = board.move_to_uci(ply.mv, board.has_chess960_castling());
+                    format!("{fen} | {} | {result} | {mv}", ply.white_score)
+                };
+                if let Err(e) = writeln!(writer, "{line}") {
+                    error.get_or_insert(e);
+                }
+            }
+        })?;
+    }
+    if let Some(e) = error {
+        return Err(format!("{out}: {e}"));
+    }
+    writer.flush().map_err(|e| format!("{out}: {e}"))
+}

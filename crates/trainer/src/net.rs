@@ -1,0 +1,285 @@
+//! The float network `(768 → H) × 2 → 1` with SCReLU, its loss and gradient.
+//!
+//! For a sample with features `F_us` (seen by the side to move) and `F_them`:
+//!
+//! ```text
+//! acc_us   = b1 + Σ_{f ∈ F_us}   W1[f]        acc_them likewise
+//! out      = w2_us · screlu(acc_us) + w2_them · screlu(acc_them) + b2
+//! loss     = (sigmoid(out) − target)²          screlu(x) = clamp(x, 0, 1)²
+//! ```
+//!
+//! `out × SCALE` is the evaluation in centipawns. All parameters live in one
+//! flat vector (see [`Layout`]), so the optimiser and the gradient reduction
+//! treat them alike.
+
+use crate::sample::Sample;
+use eval::nnue::INPUTS;
+
+/// Where each parameter block sits in the flat parameter vector.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// Hidden neurons per perspective.
+    pub hidden: usize,
+}
+
+impl Layout {
+    /// First-layer weights: `INPUTS × hidden`, feature-major.
+    pub fn w1(&self) -> std::ops::Range<usize> {
+        0..INPUTS * self.hidden
+    }
+    /// First-layer biases.
+    pub fn b1(&self) -> std::ops::Range<usize> {
+        let s = INPUTS * self.hidden;
+        s..s + self.hidden
+    }
+    /// Output weights: the side to move's `hidden`, then the other side's.
+    pub fn w2(&self) -> std::ops::Range<usize> {
+        let s = (INPUTS + 1) * self.hidden;
+        s..s + 2 * self.hidden
+    }
+    /// The output bias.
+    pub fn b2(&self) -> usize {
+        (INPUTS + 3) * self.hidden
+    }
+    /// The number of parameters.
+    pub fn len(&self) -> usize {
+        self.b2() + 1
+    }
+    /// Whether there are no parameters (never: for clippy's sake).
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+}
+
+/// SCReLU.
+#[inline(always)]
+fn screlu(x: f32) -> f32 {
+    let c = x.clamp(0.0, 1.0);
+    c * c
+}
+
+/// SCReLU's derivative.
+#[inline(always)]
+fn screlu_grad(x: f32) -> f32 {
+    if x > 0.0 && x < 1.0 { 2.0 * x } else { 0.0 }
+}
+
+#[inline(always)]
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// Scratch space for one sample's forward and backward pass.
+pub struct Scratch {
+    acc_us: Vec<f32>,
+    acc_them: Vec<f32>,
+    features_us: [usize; 32],
+    features_them: [usize; 32],
+    count: usize,
+}
+
+impl Scratch {
+    /// Scratch space for a net of `layout`.
+    pub fn new(layout: Layout) -> Scratch {
+        Scratch {
+            acc_us: vec![0.0; layout.hidden],
+            acc_them: vec![0.0; layout.hidden],
+            features_us: [0; 32],
+            features_them: [0; 32],
+            count: 0,
+        }
+    }
+}
+
+/// The network's raw output for `sample` (`× SCALE` = centipawns); leaves the
+/// accumulators in `scratch` for [`backward`].
+pub fn forward(layout: Layout, params: &[f32], sample: &Sample, scratch: &mut Scratch) -> f32 {
+    let h = layout.hidden;
+    let b1 = &params[layout.b1()];
+    scratch.acc_us.copy_from_slice(b1);
+    scratch.acc_them.copy_from_slice(b1);
+    scratch.count = 0;
+    sample.for_each_feature(|us, them| {
+        if scratch.count < 32 {
+            scratch.features_us[scratch.count] = us;
+            scratch.features_them[scratch.count] = them;
+            scratch.count += 1;
+        }
+    });
+    for i in 0..scratch.count {
+        let row = &params[scratch.features_us[i] * h..][..h];
+        scratch.acc_us.iter_mut().zip(row).for_each(|(a, w)| *a += w);
+        let row = &params[scratch.features_them[i] * h..][..h];
+        scratch.acc_them.iter_mut().zip(row).for_each(|(a, w)| *a += w);
+    }
+    let w2 = &params[layout.w2()];
+    let (w_us, w_them) = w2.split_at(h);
+    let mut out = params[layout.b2()];
+    out += scratch.acc_us.iter().zip(w_us).map(|(&a, &w)| screlu(a) * w).sum::<f32>();
+    out += scratch.acc_them.iter().zip(w_them).map(|(&a, &w)| screlu(a) * w).sum::<f32>();
+    out
+}
+
+/// The loss of output `out` against `target`, and its derivative by `out`.
+#[inline]
+pub fn loss(out: f32, target: f32) -> (f32, f32) {
+    let p = sigmoid(out);
+    let error = p - target;
+    (error * error, 2.0 * error * p * (1.0 - p))
+}
+
+/// Adds `d_out ×` the gradient of the output by every parameter to `grad`,
+/// using the accumulators [`forward`] left in `scratch`.
+pub fn backward(layout: Layout, params: &[f32], scratch: &Scratch, d_out: f32, grad: &mut [f32]) {
+    let h = layout.hidden;
+    let w2 = &params[layout.w2()];
+    grad[layout.b2()] += d_out;
+    let w2_start = layout.w2().start;
+    for j in 0..h {
+        grad[w2_start + j] += d_out * screlu(scratch.acc_us[j]);
+        grad[w2_start + h + j] += d_out * screlu(scratch.acc_them[j]);
+    }
+    // The accumulators' gradients, reused for the biases and each active feature row.
+    let mut d_us = [0f32; 1024];
+    let mut d_them = [0f32; 1024];
+    assert!(h <= 1024, "hidden layers above 1024 neurons are not supported");
+    for j in 0..h {
+        d_us[j] = d_out * w2[j] * screlu_grad(scratch.acc_us[j]);
+        d_them[j] = d_out * w2[h + j] * screlu_grad(scratch.acc_them[j]);
+    }
+    let b1_start = layout.b1().start;
+    for j in 0..h {
+        grad[b1_start + j] += d_us[j] + d_them[j];
+    }
+    for i in 0..scratch.count {
+        let row = &mut grad[scratch.features_us[i] * h..][..h];
+        row.iter_mut().zip(&d_us[..h]).for_each(|(g, d)| *g += d);
+        let row = &mut grad[scratch.features_them[i] * h..][..h];
+        row.iter_mut().zip(&d_them[..h]).for_each(|(g, d)| *g += d);
+    }
+}
+
+/// Initial parameters: uniform in ±1/√fan-in for the weights, zero biases.
+pub fn initial_params(layout: Layout, seed: u64) -> Vec<f32> {
+    use rand_core::{RngCore, SeedableRng};
+    let mut rng = rand_pcg::Pcg64::seed_from_u64(seed);
+    let mut uniform = |limit: f32| {
+        let unit = (rng.next_u32() >> 8) as f32 / (1u32 << 24) as f32;
+        (2.0 * unit - 1.0) * limit
+    };
+    let mut params = vec![0.0; layout.len()];
+    let w1_limit = 1.0 / (INPUTS as f32).sqrt();
+    params[layout.w1()].iter_mut().for_each(|w| *w = uniform(w1_limit));
+    let w2_limit = 1.0 / ((2 * layout.hidden) as f32).sqrt();
+    params[layout.w2()].iter_mut().for_each(|w| *w = uniform(w2_limit));
+    params
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use board::Board;
+
+    fn samples() -> Vec<Sample> {
+        [
+            ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 50, 2),
+            ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 b - - 0 1", -120, 0),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 15, 1),
+            ("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1", -700, 0),
+        ]
+        .iter()
+        .map(|&(fen, score, result)| {
+            Sample::new(&Board::from_fen(fen).expect("valid FEN"), score, result)
+        })
+        .collect()
+    }
+
+    /// The mean loss of `params` over `samples`, in f64.
+    fn mean_loss(layout: Layout, params: &[f32], samples: &[Sample]) -> f64 {
+        let mut scratch = Scratch::new(layout);
+        let total: f64 = samples
+            .iter()
+            .map(|s| {
+                let out = forward(layout, params, s, &mut scratch);
+                f64::from(loss(out, s.target(0.3, 400.0)).0)
+            })
+            .sum();
+        total / samples.len() as f64
+    }
+
+    fn analytic_gradient(layout: Layout, params: &[f32], samples: &[Sample]) -> Vec<f32> {
+        let mut scratch = Scratch::new(layout);
+        let mut grad = vec![0.0; layout.len()];
+        for s in samples {
+            let out = forward(layout, params, s, &mut scratch);
+            let (_, d_out) = loss(out, s.target(0.3, 400.0));
+            backward(layout, params, &scratch, d_out / samples.len() as f32, &mut grad);
+        }
+        grad
+    }
+
+    /// The largest disagreement between `grad` and central differences, over
+    /// every parameter whose gradient is not negligible, relative to the
+    /// larger of the two (or an absolute floor).
+    fn worst_disagreement(layout: Layout, params: &[f32], samples: &[Sample], grad: &[f32]) -> f64 {
+        let eps = 1e-3f32;
+        let mut worst = 0f64;
+        let mut checked = 0;
+        for i in 0..params.len() {
+            let mut p = params.to_vec();
+            p[i] += eps;
+            let up = mean_loss(layout, &p, samples);
+            p[i] -= 2.0 * eps;
+            let down = mean_loss(layout, &p, samples);
+            let numeric = (up - down) / (2.0 * f64::from(eps));
+            let analytic = f64::from(grad[i]);
+            if numeric.abs().max(analytic.abs()) < 1e-5 {
+                continue;
+            }
+            checked += 1;
+            let err = (numeric - analytic).abs() / numeric.abs().max(analytic.abs()).max(1e-3);
+            worst = worst.max(err);
+        }
+        assert!(checked > 50, "only {checked} parameters with a gradient");
+        worst
+    }
+
+    /// A tiny net whose accumulators all sit well inside (0, 1), away from
+    /// SCReLU's kinks, so central differences are exact up to rounding.
+    fn tiny_net() -> (Layout, Vec<f32>) {
+        let layout = Layout { hidden: 4 };
+        let mut params = initial_params(layout, 1);
+        params[layout.w1()].iter_mut().for_each(|w| *w *= 0.2);
+        params[layout.b1()].iter_mut().enumerate().for_each(|(j, b)| *b = 0.3 + 0.1 * j as f32);
+        params[layout.w2()].iter_mut().for_each(|w| *w *= 8.0);
+        let mut scratch = Scratch::new(layout);
+        for s in samples() {
+            forward(layout, &params, &s, &mut scratch);
+            for &a in scratch.acc_us.iter().chain(&scratch.acc_them) {
+                assert!(a > 0.02 && a < 0.98, "accumulator {a} too near a kink");
+            }
+        }
+        (layout, params)
+    }
+
+    #[test]
+    fn gradient_matches_finite_differences() {
+        let (layout, params) = tiny_net();
+        let samples = samples();
+        let grad = analytic_gradient(layout, &params, &samples);
+        let worst = worst_disagreement(layout, &params, &samples, &grad);
+        assert!(worst < 0.02, "worst relative disagreement {worst}");
+    }
+
+    #[test]
+    fn the_gradient_check_catches_a_wrong_gradient() {
+        // What forgetting SCReLU's factor 2 would do: every first-layer gradient halved.
+        let (layout, params) = tiny_net();
+        let samples = samples();
+        let mut grad = analytic_gradient(layout, &params, &samples);
+        let first_layer = layout.w1().start..layout.b1().end;
+        grad[first_layer].iter_mut().for_each(|g| *g *= 0.5);
+        let worst = worst_disagreement(layout, &params, &samples, &grad);
+        assert!(worst > 0.3, "a halved gradient went unnoticed ({worst})");
+    }
+}

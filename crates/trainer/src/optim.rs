@@ -1,0 +1,77 @@
+//! AdamW (Adam with decoupled weight decay), with every weight clipped after
+//! each step so that the quantised net cannot overflow.
+
+use crate::net::Layout;
+use eval::nnue::layout::WEIGHT_CLIP;
+
+/// Optimiser state and settings.
+pub struct AdamW {
+    m: Vec<f32>,
+    v: Vec<f32>,
+    step: u32,
+    /// First-moment decay.
+    pub beta1: f32,
+    /// Second-moment decay.
+    pub beta2: f32,
+    /// Decoupled weight decay (per unit of learning rate).
+    pub weight_decay: f32,
+}
+
+impl AdamW {
+    /// An optimiser for `len` parameters.
+    pub fn new(len: usize, weight_decay: f32) -> AdamW {
+        AdamW {
+            m: vec![0.0; len],
+            v: vec![0.0; len],
+            step: 0,
+            beta1: 0.9,
+            beta2: 0.999,
+            weight_decay,
+        }
+    }
+
+    /// One step with learning rate `lr` along `grad`; biases are not decayed.
+    pub fn step(&mut self, layout: Layout, params: &mut [f32], grad: &[f32], lr: f32) {
+        self.step += 1;
+        let correction1 = 1.0 - self.beta1.powi(self.step as i32);
+        let correction2 = 1.0 - self.beta2.powi(self.step as i32);
+        let (b1, b2) = (self.beta1, self.beta2);
+        let biases = layout.b1();
+        for (i, ((p, &g), (m, v))) in
+            params.iter_mut().zip(grad).zip(self.m.iter_mut().zip(self.v.iter_mut())).enumerate()
+        {
+            *m = b1 * *m + (1.0 - b1) * g;
+            *v = b2 * *v + (1.0 - b2) * g * g;
+            let m_hat = *m / correction1;
+            let v_hat = *v / correction2;
+            let decay =
+                if biases.contains(&i) || i == layout.b2() { 0.0 } else { self.weight_decay };
+            *p -= lr * (m_hat / (v_hat.sqrt() + 1e-8) + decay * *p);
+            *p = p.clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn steps_descend_and_clip() {
+        let layout = Layout { hidden: 1 };
+        let mut params = vec![0.5; layout.len()];
+        let mut adam = AdamW::new(layout.len(), 0.0);
+        // The gradient of Σ p²/2 is p: every parameter moves towards 0.
+        for _ in 0..100 {
+            let grad = params.clone();
+            adam.step(layout, &mut params, &grad, 0.01);
+        }
+        assert!(params.iter().all(|&p| p.abs() < 0.5), "{params:?}");
+        // A gradient pushing outwards stops at the clip.
+        let grad = vec![-1000.0; layout.len()];
+        for _ in 0..2000 {
+            adam.step(layout, &mut params, &grad, 0.01);
+        }
+        assert!(params.iter().all(|&p| p == WEIGHT_CLIP), "{params:?}");
+    }
+}

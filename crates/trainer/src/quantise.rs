@@ -1,0 +1,139 @@
+//! The float net as the engine's integer network (see `eval::nnue::layout`
+//! for the quantisation), and the float evaluation it approximates.
+
+use crate::net::{Layout, Scratch, forward};
+use crate::sample::Sample;
+use eval::nnue::{Accumulator, HIDDEN, INPUTS, Network, QA, QB, SCALE};
+
+/// The engine's network from float parameters of a net with `HIDDEN` neurons.
+pub fn quantise(layout: Layout, params: &[f32]) -> Result<Box<Network>, String> {
+    if layout.hidden != HIDDEN {
+        return Err(format!(
+            "the engine's network has {HIDDEN} hidden neurons; this one has {}",
+            layout.hidden
+        ));
+    }
+    let q = |w: f32, factor: i32| (w * factor as f32).round().clamp(-32767.0, 32767.0) as i16;
+    let mut net = Box::new(Network {
+        feature_weights: [[0; HIDDEN]; INPUTS],
+        feature_biases: [0; HIDDEN],
+        output_weights: [[0; HIDDEN]; 2],
+        output_bias: 0,
+    });
+    for (f, row) in net.feature_weights.iter_mut().enumerate() {
+        for (j, w) in row.iter_mut().enumerate() {
+            *w = q(params[f * HIDDEN + j], QA);
+        }
+    }
+    for (w, &p) in net.feature_biases.iter_mut().zip(&params[layout.b1()]) {
+        *w = q(p, QA);
+    }
+    for (w, &p) in net.output_weights.iter_mut().flatten().zip(&params[layout.w2()]) {
+        *w = q(p, QB);
+    }
+    net.output_bias = (params[layout.b2()] * (QA * QB) as f32).round() as i32;
+    Ok(net)
+}
+
+/// [`quantise`], then the output bias corrected by the mean difference between
+/// the float and the integer evaluation over `samples` (up to 20,000 of them).
+///
+/// Rounding each output weight to a multiple of 1/QB errs by up to 1/128; for
+/// neurons that are active in most positions these errors add up to a constant
+/// offset of several centipawns, specific to the net. Measuring it on real
+/// positions and moving it into the bias removes that part; what remains is
+/// the position-dependent part.
+pub fn quantise_corrected(
+    layout: Layout,
+    params: &[f32],
+    samples: &[Sample],
+) -> Result<Box<Network>, String> {
+    let mut net = quantise(layout, params)?;
+    let used = &samples[..samples.len().min(20_000)];
+    if used.is_empty() {
+        return Ok(net);
+    }
+    let mut scratch = Scratch::new(layout);
+    let total: f64 = used
+        .iter()
+        .map(|s| {
+            let float = forward(layout, params, s, &mut scratch) * SCALE as f32;
+            let board = s.board();
+            let int = net.evaluate(&Accumulator::new(&net, &board), board.side_to_move());
+            f64::from(float) - f64::from(int)
+        })
+        .sum();
+    let mean_cp = total / used.len() as f64;
+    net.output_bias += (mean_cp * f64::from(QA * QB) / f64::from(SCALE)).round() as i32;
+    Ok(net)
+}
+
+/// The mean and the largest |float − integer| evaluation over `samples`, in centipawns.
+pub fn quantisation_error(
+    layout: Layout,
+    params: &[f32],
+    net: &Network,
+    samples: &[Sample],
+) -> (f64, f64) {
+    let mut scratch = Scratch::new(layout);
+    let (mut total, mut worst) = (0f64, 0f64);
+    for s in samples {
+        let float = f64::from(forward(layout, params, s, &mut scratch)) * f64::from(SCALE);
+        let board = s.board();
+        let int = net.evaluate(&Accumulator::new(net, &board), board.side_to_move());
+        let diff = (float - f64::from(int)).abs();
+        total += diff;
+        worst = worst.max(diff);
+    }
+    (total / samples.len().max(1) as f64, worst)
+}
+
+/// The float net's evaluation in centipawns for the side to move.
+pub fn float_eval(layout: Layout, params: &[f32], sample: &Sample) -> f32 {
+    forward(layout, params, sample, &mut Scratch::new(layout)) * SCALE as f32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::initial_params;
+    use crate::testing::synthetic;
+    use crate::train::{Config, train};
+
+    #[test]
+    fn quantised_and_float_evaluations_agree() {
+        // A net of the engine's size trained briefly (so its activations look
+        // like a trained net's), compared on positions it was not trained on.
+        let mut data = synthetic(24_000);
+        let held_out = data.split_off(20_000);
+        let config =
+            Config { epochs: 3, batch_size: 1024, lr: 0.003, lambda: 0.0, ..Config::default() };
+        let layout = Layout { hidden: HIDDEN };
+        let params = train(&config, &mut data, &[], None, |_, _| {}, |_, _, _, _| {});
+        let net = quantise_corrected(layout, &params, &data).expect("the engine's size");
+        let (mut worst, mut total, mut spread) = (0f32, 0f32, 0f32);
+        for sample in &held_out {
+            let board = sample.board();
+            let float = float_eval(layout, &params, sample);
+            let int = net.evaluate(&Accumulator::new(&net, &board), board.side_to_move());
+            let diff = (float - int as f32).abs();
+            worst = worst.max(diff);
+            total += diff;
+            spread += float.abs();
+        }
+        let n = held_out.len() as f32;
+        let mean = total / n;
+        let (mean2, worst2) = quantisation_error(layout, &params, &net, &held_out);
+        assert!((f64::from(mean) - mean2).abs() < 1e-3 && (f64::from(worst) - worst2).abs() < 1e-3);
+        assert!(spread / n > 100.0, "a net that says nothing ({} cp on average)", spread / n);
+        // Rounding the output weights to 1/64 dominates what is left (about 5 cp
+        // here; a wrong scale, bias or perspective would be off by far more).
+        assert!(mean < 8.0 && worst < 40.0, "mean {mean} cp, worst {worst} cp");
+    }
+
+    #[test]
+    fn a_net_of_another_size_is_refused() {
+        let layout = Layout { hidden: 8 };
+        assert!(quantise(layout, &initial_params(layout, 1)).is_err());
+    }
+}

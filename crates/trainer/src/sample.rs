@@ -1,0 +1,160 @@
+//! `Sample`: one training position in 32 bytes, with its labels.
+
+use board::{Board, Color, Piece, Square};
+use eval::nnue::feature_index;
+
+/// A position with its search score and game result, both from the side to
+/// move's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C)]
+pub struct Sample {
+    /// Occupied squares.
+    occupancy: u64,
+    /// One nibble per occupied square in square order: piece index, plus 8 for Black.
+    pieces: [u8; 16],
+    /// The search score in centipawns, side to move's point of view.
+    pub score: i16,
+    /// The game result for the side to move: 0 loss, 1 draw, 2 win.
+    pub result: u8,
+    /// 0 when White is to move, 1 when Black is.
+    side_to_move: u8,
+    _padding: [u8; 4],
+}
+
+const _: () = assert!(std::mem::size_of::<Sample>() == 32);
+
+impl Sample {
+    /// The sample of `board` with `score` and `result` (0 loss / 1 draw / 2 win)
+    /// for the side to move.
+    pub fn new(board: &Board, score: i16, result: u8) -> Sample {
+        let occupancy = board.occupied().0;
+        let mut pieces = [0u8; 16];
+        let mut bits = occupancy;
+        let mut n = 0;
+        while bits != 0 && n < 32 {
+            let sq = Square::index_const(bits.trailing_zeros() as usize);
+            bits &= bits - 1;
+            if let Some(p) = board.colored_piece_on(sq) {
+                pieces[n / 2] |= (p.piece as u8 | (p.color as u8) << 3) << (4 * (n % 2));
+            }
+            n += 1;
+        }
+        Sample {
+            occupancy,
+            pieces,
+            score,
+            result,
+            side_to_move: board.side_to_move() as u8,
+            _padding: [0; 4],
+        }
+    }
+
+    /// The side to move.
+    pub fn side_to_move(&self) -> Color {
+        if self.side_to_move == 0 { Color::White } else { Color::Black }
+    }
+
+    /// The position (without castling rights or en-passant square, which the
+    /// sample does not keep).
+    pub fn board(&self) -> Board {
+        let mut grid = [' '; 64];
+        let mut bits = self.occupancy;
+        let mut n = 0;
+        while bits != 0 && n < 32 {
+            let sq = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let nibble = self.pieces[n / 2] >> (4 * (n % 2)) & 15;
+            let piece = Piece::try_index(usize::from(nibble & 7)).unwrap_or(Piece::Pawn);
+            let c = piece.to_char();
+            grid[sq] = if nibble & 8 != 0 { c } else { c.to_ascii_uppercase() };
+            n += 1;
+        }
+        let mut fen = String::new();
+        for rank in (0..8).rev() {
+            let mut empty = 0;
+            for file in 0..8 {
+                match grid[rank * 8 + file] {
+                    ' ' => empty += 1,
+                    c => {
+                        if empty > 0 {
+                            fen.push(char::from(b'0' + empty));
+                            empty = 0;
+                        }
+                        fen.push(c);
+                    }
+                }
+            }
+            if empty > 0 {
+                fen.push(char::from(b'0' + empty));
+            }
+            if rank > 0 {
+                fen.push('/');
+            }
+        }
+        fen.push_str(if self.side_to_move == 0 { " w - - 0 1" } else { " b - - 0 1" });
+        Board::from_fen(&fen).unwrap_or_default()
+    }
+
+    /// Calls `f(ours, theirs)` with each piece's input feature as seen by the
+    /// side to move and by the other side.
+    #[inline]
+    pub fn for_each_feature(&self, mut f: impl FnMut(usize, usize)) {
+        let stm = self.side_to_move();
+        let mut bits = self.occupancy;
+        let mut n = 0;
+        while bits != 0 && n < 32 {
+            let sq = Square::index_const(bits.trailing_zeros() as usize);
+            bits &= bits - 1;
+            let nibble = self.pieces[n / 2] >> (4 * (n % 2)) & 15;
+            let color = if nibble & 8 != 0 { Color::Black } else { Color::White };
+            let piece = Piece::try_index(usize::from(nibble & 7)).unwrap_or(Piece::Pawn);
+            f(feature_index(stm, color, piece, sq), feature_index(!stm, color, piece, sq));
+            n += 1;
+        }
+    }
+
+    /// The training target: `λ · result + (1 − λ) · sigmoid(score / scale)`.
+    #[inline]
+    pub fn target(&self, lambda: f32, scale: f32) -> f32 {
+        let result = f32::from(self.result) / 2.0;
+        let expected = 1.0 / (1.0 + (-f32::from(self.score) / scale).exp());
+        lambda * result + (1.0 - lambda) * expected
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn features_are_those_of_the_board() {
+        let board =
+            Board::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1")
+                .expect("valid FEN");
+        let sample = Sample::new(&board, -35, 2);
+        let mut ours = Vec::new();
+        let mut theirs = Vec::new();
+        sample.for_each_feature(|a, b| {
+            ours.push(a);
+            theirs.push(b);
+        });
+        let mut expected_ours = Vec::new();
+        let mut expected_theirs = Vec::new();
+        for sq in Square::ALL {
+            if let Some(p) = board.colored_piece_on(sq) {
+                expected_ours.push(feature_index(Color::Black, p.color, p.piece, sq));
+                expected_theirs.push(feature_index(Color::White, p.color, p.piece, sq));
+            }
+        }
+        assert_eq!(ours, expected_ours);
+        assert_eq!(theirs, expected_theirs);
+        assert_eq!(sample.side_to_move(), Color::Black);
+        assert_eq!(
+            sample.board().to_fen(false),
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b - - 0 1"
+        );
+        // A win with score 0 and λ = 0.5: halfway between 1 and 0.5.
+        let s = Sample::new(&board, 0, 2);
+        assert!((s.target(0.5, 400.0) - 0.75).abs() < 1e-6);
+    }
+}

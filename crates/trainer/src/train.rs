@@ -1,0 +1,259 @@
+//! The training loop: shuffled mini-batches split over threads, AdamW with a
+//! cosine-decaying learning rate, a validation loss every epoch, checkpoints.
+
+use crate::net::{Layout, Scratch, backward, forward, initial_params, loss};
+use crate::optim::AdamW;
+use crate::sample::Sample;
+use eval::nnue::SCALE;
+use rand_core::{RngCore, SeedableRng};
+use std::time::Instant;
+
+/// Training settings.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Hidden neurons per perspective.
+    pub hidden: usize,
+    /// Passes over the training data.
+    pub epochs: usize,
+    /// Samples per optimiser step.
+    pub batch_size: usize,
+    /// The initial learning rate.
+    pub lr: f32,
+    /// The final learning rate as a fraction of the first.
+    pub final_lr_factor: f32,
+    /// AdamW's decoupled weight decay.
+    pub weight_decay: f32,
+    /// The weight of the game result in the target (the rest is the score).
+    pub lambda: f32,
+    /// Worker threads.
+    pub threads: usize,
+    /// Seed of the initial weights and of the shuffles.
+    pub seed: u64,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            hidden: eval::nnue::HIDDEN,
+            epochs: 30,
+            batch_size: 16384,
+            lr: 0.001,
+            final_lr_factor: 0.01,
+            weight_decay: 0.01,
+            lambda: 0.3,
+            threads: 2,
+            seed: 1,
+        }
+    }
+}
+
+/// What one epoch did.
+#[derive(Clone, Debug)]
+pub struct EpochReport {
+    /// From 1.
+    pub epoch: usize,
+    /// Mean training loss over the epoch.
+    pub train_loss: f64,
+    /// Mean loss on the held-out samples (NaN without any).
+    pub validation_loss: f64,
+    /// The learning rate at the epoch's end.
+    pub lr: f32,
+    /// Training speed.
+    pub samples_per_second: f64,
+}
+
+/// The learning rate after `done` of `total` steps: cosine from `lr` to `lr × final_factor`.
+pub fn learning_rate(config: &Config, done: usize, total: usize) -> f32 {
+    let end = config.lr * config.final_lr_factor;
+    let progress = done as f32 / total.max(1) as f32;
+    end + (config.lr - end) * 0.5 * (1.0 + (std::f32::consts::PI * progress).cos())
+}
+
+/// The mean loss of `params` over `samples`, on `threads` threads.
+pub fn mean_loss(
+    layout: Layout,
+    params: &[f32],
+    samples: &[Sample],
+    lambda: f32,
+    threads: usize,
+) -> f64 {
+    if samples.is_empty() {
+        return f64::NAN;
+    }
+    let chunk = samples.len().div_ceil(threads.max(1));
+    let total: f64 = std::thread::scope(|scope| {
+        let handles: Vec<_> = samples
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    let mut scratch = Scratch::new(layout);
+                    part.iter()
+                        .map(|s| {
+                            let out = forward(layout, params, s, &mut scratch);
+                            f64::from(loss(out, s.target(lambda, SCALE as f32)).0)
+                        })
+                        .sum::<f64>()
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap_or(f64::NAN)).sum()
+    });
+    total / samples.len() as f64
+}
+
+/// Shuffles `samples` in place (Fisher–Yates).
+pub fn shuffle(samples: &mut [Sample], rng: &mut rand_pcg::Pcg64) {
+    for i in (1..samples.len()).rev() {
+        let j = ((rng.next_u64() as u128 * (i as u128 + 1)) >> 64) as usize;
+        samples.swap(i, j);
+    }
+}
+
+/// Trains on `train` (shuffled in place every epoch), starting from `init` or
+/// fresh weights; calls `on_epoch` after every epoch with its report and the
+/// parameters, and `on_progress` now and then within an epoch with
+/// (epoch, fraction of training done, samples/s, running loss). Returns the
+/// final parameters.
+pub fn train(
+    config: &Config,
+    train: &mut [Sample],
+    validation: &[Sample],
+    init: Option<Vec<f32>>,
+    mut on_epoch: impl FnMut(&EpochReport, &[f32]),
+    mut on_progress: impl FnMut(usize, f64, f64, f64),
+) -> Vec<f32> {
+    let layout = Layout { hidden: config.hidden };
+    let mut params = init.unwrap_or_else(|| initial_params(layout, config.seed));
+    assert_eq!(params.len(), layout.len(), "initial parameters of another shape");
+    let mut adam = AdamW::new(layout.len(), config.weight_decay);
+    let threads = config.threads.max(1);
+    let mut grads: Vec<Vec<f32>> = vec![vec![0.0; layout.len()]; threads];
+    let batch_size = config.batch_size.max(1);
+    let batches_per_epoch = train.len().div_ceil(batch_size);
+    let total_steps = batches_per_epoch * config.epochs;
+    let mut rng = rand_pcg::Pcg64::seed_from_u64(config.seed ^ 0x5EED);
+    let mut step = 0;
+    let start = Instant::now();
+    let mut samples_done = 0u64;
+    for epoch in 1..=config.epochs {
+        shuffle(train, &mut rng);
+        let epoch_start = Instant::now();
+        let mut epoch_loss = 0f64;
+        let mut last_progress = Instant::now();
+        for (b, batch) in train.chunks(batch_size).enumerate() {
+            let chunk = batch.len().div_ceil(threads);
+            let lambda = config.lambda;
+            let params_ref = &params;
+            let losses: Vec<f64> = std::thread::scope(|scope| {
+                let handles: Vec<_> = batch
+                    .chunks(chunk)
+                    .zip(grads.iter_mut())
+                    .map(|(part, grad)| {
+                        scope.spawn(move || {
+                            grad.iter_mut().for_each(|g| *g = 0.0);
+                            let mut scratch = Scratch::new(layout);
+                            let mut total = 0f64;
+                            let scale = 1.0 / batch.len() as f32;
+                            for s in part {
+                                let out = forward(layout, params_ref, s, &mut scratch);
+                                let (l, d_out) = loss(out, s.target(lambda, SCALE as f32));
+                                total += f64::from(l);
+                                backward(layout, params_ref, &scratch, d_out * scale, grad);
+                            }
+                            total
+                        })
+                    })
+                    .collect();
+                handles.into_iter().map(|h| h.join().unwrap_or(f64::NAN)).collect()
+            });
+            let parts = batch.len().div_ceil(chunk);
+            let (first, rest) = grads.split_at_mut(1);
+            for other in &rest[..parts - 1] {
+                first[0].iter_mut().zip(other).for_each(|(a, b)| *a += b);
+            }
+            let lr = learning_rate(config, step, total_steps);
+            adam.step(layout, &mut params, &first[0], lr);
+            step += 1;
+            epoch_loss += losses.iter().sum::<f64>();
+            samples_done += batch.len() as u64;
+            if last_progress.elapsed().as_secs_f64() >= 10.0 {
+                last_progress = Instant::now();
+                let rate = samples_done as f64 / start.elapsed().as_secs_f64();
+                let seen = ((b + 1) * batch_size).min(train.len());
+                on_progress(
+                    epoch,
+                    step as f64 / total_steps as f64,
+                    rate,
+                    epoch_loss / seen as f64,
+                );
+            }
+        }
+        let report = EpochReport {
+            epoch,
+            train_loss: epoch_loss / train.len().max(1) as f64,
+            validation_loss: mean_loss(layout, &params, validation, config.lambda, threads),
+            lr: learning_rate(config, step, total_steps),
+            samples_per_second: train.len() as f64 / epoch_start.elapsed().as_secs_f64(),
+        };
+        on_epoch(&report, &params);
+    }
+    params
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::synthetic;
+
+    #[test]
+    fn loss_falls_when_fitting_a_small_set() {
+        let mut data = synthetic(24000);
+        let validation = data.split_off(20000);
+        let config = Config {
+            hidden: 8,
+            epochs: 8,
+            batch_size: 512,
+            lr: 0.01,
+            lambda: 0.0,
+            threads: 2,
+            ..Config::default()
+        };
+        let layout = Layout { hidden: 8 };
+        let before = mean_loss(layout, &initial_params(layout, config.seed), &validation, 0.0, 2);
+        let mut reports = Vec::new();
+        train(
+            &config,
+            &mut data,
+            &validation,
+            None,
+            |r, _| reports.push(r.clone()),
+            |_, _, _, _| {},
+        );
+        let first = &reports[0];
+        let last = &reports[reports.len() - 1];
+        assert!(last.train_loss < first.train_loss * 0.7, "{first:?} -> {last:?}");
+        assert!(last.validation_loss < before * 0.5, "validation {before} -> {last:?}");
+    }
+
+    #[test]
+    fn the_schedule_decays_from_lr_to_its_floor() {
+        let config = Config { lr: 0.001, final_lr_factor: 0.1, ..Config::default() };
+        assert!((learning_rate(&config, 0, 100) - 0.001).abs() < 1e-9);
+        assert!((learning_rate(&config, 100, 100) - 0.0001).abs() < 1e-9);
+        assert!(learning_rate(&config, 50, 100) < 0.001);
+    }
+
+    #[test]
+    fn shuffling_permutes() {
+        let mut data = synthetic(500);
+        let before = data.clone();
+        shuffle(&mut data, &mut rand_pcg::Pcg64::seed_from_u64(1));
+        assert_ne!(data, before);
+        let key = |s: &Sample| format!("{s:?}");
+        let mut a: Vec<String> = before.iter().map(key).collect();
+        let mut b: Vec<String> = data.iter().map(key).collect();
+        a.sort();
+        b.sort();
+        assert_eq!(a, b);
+    }
+}
