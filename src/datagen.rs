@@ -347,7 +347,7 @@ fn search(
 
 /// A random opening (`random_plies` or one more) that a verification search
 /// scores within ±[`MAX_OPENING_SCORE`].
-fn balanced_opening(
+pub(crate) fn balanced_opening(
     pool: &mut ThreadPool,
     rng: &mut Rng,
     openings: &[Board],

@@ -3,10 +3,13 @@
 //! `tessera` with no arguments speaks UCI on stdin/stdout. Subcommands:
 //! `tessera bench [depth] [threads] [hash]` searches a fixed position list and
 //! prints `<nodes> nodes <nps> nps`; `tessera perft <depth> [fen]` prints a
-//! divide and the node count.
+//! divide and the node count. Any other arguments are UCI commands, one per
+//! argument, run in order (`tessera "genfens 10 seed 1 book None" quit`, as
+//! OpenBench sends).
 
 mod bench;
 mod datagen;
+mod genfens;
 mod perft_cmd;
 mod tune;
 mod uci;
@@ -29,6 +32,10 @@ fn main() -> ExitCode {
             println!("       tessera bench [depth] [threads] [mb]  search the bench positions");
             println!("       tessera perft <depth> [fen]           count leaf nodes (divide)");
             println!(
+                "       tessera \"<uci command>\" ...           run UCI commands in order, e.g."
+            );
+            println!("               tessera \"genfens 10 seed 1 book None\" quit");
+            println!(
                 "       tessera datagen --out FILE [--games N] [--nodes K] [--seed S] [--threads T]"
             );
             println!(
@@ -40,9 +47,11 @@ fn main() -> ExitCode {
             );
             ExitCode::SUCCESS
         }
-        Some(other) => {
-            eprintln!("tessera: unknown command '{other}' (try 'tessera help')");
-            ExitCode::FAILURE
+        Some(_) => {
+            // Each argument is one UCI line; the loop ends after the last one.
+            let lines = args.join("\n") + "\n";
+            uci::run(std::io::Cursor::new(lines), uci::output::Output::new(std::io::stdout()));
+            ExitCode::SUCCESS
         }
     }
 }

@@ -66,6 +66,11 @@ impl Engine {
     /// Handles one line; returns `false` on `quit`.
     fn handle(&mut self, line: &str) -> bool {
         let received = Instant::now();
+        // OpenBench's start-position request; see src/genfens.rs.
+        if let Some(args) = line.trim_start().strip_prefix("genfens ") {
+            crate::genfens::run_uci(args, &self.out);
+            return true;
+        }
         let command = match command::parse(line, &self.position, self.chess960) {
             Ok(c) => c,
             Err(e) => {

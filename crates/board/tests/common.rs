@@ -3,12 +3,9 @@
 
 use std::path::PathBuf;
 
-/// The shared test data directory: `$TESSERA_DATA`, or `../shared/data` beside the repository.
+/// The repository's test data (`data/`, sources in `data/SOURCES.md`).
 pub fn data_dir() -> PathBuf {
-    if let Ok(dir) = std::env::var("TESSERA_DATA") {
-        return PathBuf::from(dir);
-    }
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data")
 }
 
 /// One line of `perft.epd`: a FEN and its reference counts by depth.

@@ -1,4 +1,4 @@
-//! Every position of `shared/data/perft.epd` against its reference counts.
+//! Every position of `data/perft.epd` against its reference counts.
 
 mod common;
 

@@ -14,6 +14,7 @@ pub mod params;
 mod picker;
 mod pool;
 mod report;
+pub mod wdl;
 mod worker;
 
 pub use features::Features;

@@ -1,0 +1,29 @@
+# Builds the engine the way OpenBench and other testers do:
+#
+#   make                      # ./tessera
+#   make EXE=/tmp/x           # any output path (OpenBench passes EXE)
+#   make EXE=x EVALFILE=net   # a network file for the build to embed
+#
+# OpenBench builds Rust engines with exactly this cargo command. EVALFILE is
+# passed to the build as the environment variable TESSERA_EVALFILE (an absolute
+# path): the network's build script reads it; until there is one it is unused.
+
+EXE ?= tessera
+
+ifneq ($(strip $(EVALFILE)),)
+    export TESSERA_EVALFILE := $(abspath $(EVALFILE))
+endif
+
+.PHONY: default test bench clean
+
+default:
+	cargo rustc --release --bin tessera -- -C target-cpu=native --emit link=$(EXE)
+
+test:
+	scripts/test
+
+bench: default
+	$(abspath $(EXE)) bench
+
+clean:
+	cargo clean
