@@ -32,6 +32,9 @@ struct Engine {
     move_overhead: Duration,
     chess960: bool,
     features: search::Features,
+    /// The network `EvalFile` names (used when `use_nnue`).
+    network: Arc<eval::nnue::Network>,
+    use_nnue: bool,
 }
 
 /// Runs the UCI loop on `input` until `quit` or end of input.
@@ -47,6 +50,8 @@ pub fn run(input: impl BufRead, out: Output) {
         move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
         chess960: false,
         features: search::Features::default(),
+        network: eval::nnue::embedded(),
+        use_nnue: false,
     };
     for line in input.lines() {
         let Ok(line) = line else { break };
@@ -160,6 +165,29 @@ impl Engine {
             OptionChange::Chess960(on) => self.chess960 = on,
             OptionChange::SearchFeatures(f) => self.features = f,
             OptionChange::BestMoveChoice(choice) => self.pool.set_best_move_choice(choice),
+            OptionChange::UseNnue(on) => {
+                self.use_nnue = on;
+                self.pool.set_network(on.then(|| Arc::clone(&self.network)));
+            }
+            OptionChange::EvalFile(path) => {
+                if path.is_empty() || path == "<embedded>" {
+                    self.network = eval::nnue::embedded();
+                } else {
+                    match eval::nnue::Network::load(std::path::Path::new(&path)) {
+                        Ok(net) => {
+                            self.network = Arc::from(net);
+                            self.out.line(&format!("info string loaded network {path}"));
+                        }
+                        Err(e) => {
+                            self.out.line(&format!("info string error: {e}"));
+                            return;
+                        }
+                    }
+                }
+                if self.use_nnue {
+                    self.pool.set_network(Some(Arc::clone(&self.network)));
+                }
+            }
         }
     }
 

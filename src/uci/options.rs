@@ -50,6 +50,9 @@ fn declarations() -> Vec<Declaration> {
         },
         Declaration { name: "Ponder", kind: Kind::Check { default: false } },
         Declaration { name: "UCI_Chess960", kind: Kind::Check { default: false } },
+        // While the network is being proven: which evaluation the search uses.
+        Declaration { name: "UseNNUE", kind: Kind::Check { default: false } },
+        Declaration { name: "EvalFile", kind: Kind::Text { default: "<embedded>" } },
         // For testing: turn search techniques off, e.g. `-nmp,-lmr` (see search::Features).
         Declaration { name: "SearchFeatures", kind: Kind::Text { default: "all" } },
         // For testing Lazy SMP: how the reported move is chosen among the threads.
@@ -81,6 +84,10 @@ pub enum OptionChange {
     SearchFeatures(search::Features),
     /// How the reported move is chosen among the threads.
     BestMoveChoice(search::BestMoveChoice),
+    /// Evaluate with the network (or the hand-written evaluation).
+    UseNnue(bool),
+    /// The network file to load (`<embedded>`: the built-in one).
+    EvalFile(String),
 }
 
 /// Why `setoption` was refused.
@@ -168,13 +175,16 @@ pub fn parse_change(name: &str, value: Option<&str>) -> Result<OptionChange, Opt
                     return Err(OptionError::NotBoolean { name: decl.name, got: text.to_string() });
                 }
             };
-            Ok(if decl.name == "Ponder" {
-                OptionChange::Ponder(v)
-            } else {
-                OptionChange::Chess960(v)
+            Ok(match decl.name {
+                "Ponder" => OptionChange::Ponder(v),
+                "UseNNUE" => OptionChange::UseNnue(v),
+                _ => OptionChange::Chess960(v),
             })
         }
         Kind::Button => Ok(OptionChange::ClearHash),
+        Kind::Text { .. } if decl.name == "EvalFile" => {
+            Ok(OptionChange::EvalFile(text.to_string()))
+        }
         Kind::Text { .. } => search::Features::parse(text)
             .map(OptionChange::SearchFeatures)
             .map_err(|reason| OptionError::BadText { name: decl.name, reason }),

@@ -109,6 +109,8 @@ struct Shared {
     idle: Condvar,
     reporter: Arc<dyn Reporter>,
     choice: Mutex<BestMoveChoice>,
+    /// The evaluation network of the next searches (`None`: the hand-written evaluation).
+    network: Mutex<Option<Arc<eval::nnue::Network>>>,
     last_outcome: Mutex<Option<SearchOutcome>>,
 }
 
@@ -141,6 +143,7 @@ impl ThreadPool {
             idle: Condvar::new(),
             reporter,
             choice: Mutex::new(BestMoveChoice::default()),
+            network: Mutex::new(None),
             last_outcome: Mutex::new(None),
         });
         let mut pool = ThreadPool { shared, handles: Vec::new() };
@@ -277,6 +280,12 @@ impl ThreadPool {
         (tt.huge_pages(), tt.size_mb())
     }
 
+    /// Chooses the evaluation of the next searches: a network, or `None` for the
+    /// hand-written evaluation (the default while the network is being proven).
+    pub fn set_network(&self, network: Option<Arc<eval::nnue::Network>>) {
+        *self.shared.network.lock() = network;
+    }
+
     /// Chooses how the final move is picked among threads.
     pub fn set_best_move_choice(&self, choice: BestMoveChoice) {
         *self.shared.choice.lock() = choice;
@@ -364,7 +373,7 @@ fn helper_search(shared: &Shared, worker: &mut Worker, job: &SearchJob, id: usiz
         node_limit: None,
         features: job.features,
     };
-    worker.prepare(&job.position, &job.limits.search_moves);
+    worker.prepare(&job.position, &job.limits.search_moves, shared.network.lock().clone());
     // Under `go depth N` a helper keeps searching past N until the main thread stops
     // (its deeper entries still help the main thread; an idle helper is a wasted core),
     // but only its iterations up to N take part in the choice of the move.
@@ -420,7 +429,7 @@ fn main_search(shared: &Shared, worker: &mut Worker, job: &SearchJob, threads: u
         node_limit: if threads == 1 { node_limit } else { None },
         features: job.features,
     };
-    worker.prepare(&job.position, &limits.search_moves);
+    worker.prepare(&job.position, &limits.search_moves, shared.network.lock().clone());
     let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
     let lines = job.multipv.clamp(1, worker.root_moves.len().max(1));
     let mut scores = vec![0; lines];

@@ -9,6 +9,8 @@ use crate::params::*;
 use crate::picker::{MovePicker, PickerContext, is_noisy};
 use board::{Board, Move, Piece, Position};
 use eval::PawnCache;
+use eval::nnue::{Accumulator, Network};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use tt::{Bound, MATE, MATE_BOUND, Record, TranspositionTable, from_tt_score, to_tt_score};
 
@@ -49,6 +51,12 @@ pub struct Worker {
     pub(crate) position: Position,
     pub(crate) histories: Box<Histories>,
     pawn_cache: PawnCache,
+    /// The evaluation network (`None`: the hand-written evaluation).
+    network: Option<Arc<Network>>,
+    /// The network's accumulators along the current line: `[0]` is the root's,
+    /// `[len - 1]` the current position's.
+    accumulators: Box<[Accumulator]>,
+    accumulators_len: usize,
     frames: Vec<Frame>,
     pv: Box<[[Move; MAX_SEARCH_PLY + 1]; MAX_SEARCH_PLY + 1]>,
     pv_len: [usize; MAX_SEARCH_PLY + 1],
@@ -92,6 +100,13 @@ impl Worker {
             position: Position::new(Board::startpos()),
             histories: Box::default(),
             pawn_cache: PawnCache::default(),
+            network: None,
+            accumulators: vec![
+                Accumulator { values: [[0; eval::nnue::HIDDEN]; 2] };
+                MAX_SEARCH_PLY + 8
+            ]
+            .into_boxed_slice(),
+            accumulators_len: 1,
             frames: vec![Frame { static_eval: NO_EVAL, moved: PieceTo::NONE }; MAX_SEARCH_PLY + 4],
             pv: Box::new([[Move::NULL; MAX_SEARCH_PLY + 1]; MAX_SEARCH_PLY + 1]),
             pv_len: [0; MAX_SEARCH_PLY + 1],
@@ -111,9 +126,20 @@ impl Worker {
         self.pawn_cache = PawnCache::default();
     }
 
-    /// Prepares a new search from `position`, restricted to `search_moves` if not empty.
-    pub fn prepare(&mut self, position: &Position, search_moves: &[Move]) {
+    /// Prepares a new search from `position`, restricted to `search_moves` if not
+    /// empty, evaluating with `network` (or the hand-written evaluation).
+    pub fn prepare(
+        &mut self,
+        position: &Position,
+        search_moves: &[Move],
+        network: Option<Arc<Network>>,
+    ) {
         self.position = position.clone();
+        self.network = network;
+        if let Some(net) = &self.network {
+            self.accumulators[0] = Accumulator::new(net, position.board());
+        }
+        self.accumulators_len = 1;
         self.nodes = 0;
         self.seldepth = 0;
         self.stopped = false;
@@ -222,9 +248,46 @@ impl Worker {
             || (board.halfmove_clock() >= 100 && (!board.in_check() || board.has_legal_move()))
     }
 
+    /// The static evaluation of the current position, for the side to move.
     fn evaluate(&mut self) -> i32 {
-        let board = *self.position.board();
-        eval::evaluate(&board, &mut self.pawn_cache)
+        let board = self.position.board();
+        match &self.network {
+            Some(net) => {
+                net.evaluate(&self.accumulators[self.accumulators_len - 1], board.side_to_move())
+            }
+            None => eval::evaluate(board, &mut self.pawn_cache),
+        }
+    }
+
+    /// Plays `mv` on the search's position (and the network's accumulators).
+    #[inline(always)]
+    fn make_move(&mut self, mv: Move) {
+        if let Some(net) = &self.network {
+            let n = self.accumulators_len;
+            self.accumulators[n] = self.accumulators[n - 1].play(net, self.position.board(), mv);
+            self.accumulators_len = n + 1;
+        }
+        self.position.push(mv);
+    }
+
+    /// Passes the turn.
+    #[inline(always)]
+    fn make_null(&mut self) {
+        if self.network.is_some() {
+            let n = self.accumulators_len;
+            self.accumulators[n] = self.accumulators[n - 1];
+            self.accumulators_len = n + 1;
+        }
+        self.position.push_null();
+    }
+
+    /// Takes back the last move or null move.
+    #[inline(always)]
+    fn unmake(&mut self) {
+        if self.network.is_some() {
+            self.accumulators_len -= 1;
+        }
+        self.position.pop();
     }
 
     #[inline(always)]
@@ -370,9 +433,9 @@ impl Worker {
             {
                 let r = 3 + depth / 3 + ((eval - beta) / 200).min(3);
                 self.frames[ply].moved = PieceTo::NONE;
-                self.position.push_null();
+                self.make_null();
                 let score = -self.search(ctx, -beta, -beta + 1, depth - r, ply + 1, !cut_node);
-                self.position.pop();
+                self.unmake();
                 if self.stopped {
                     return 0;
                 }
@@ -487,7 +550,7 @@ impl Worker {
             let new_depth = depth - 1 + extension;
 
             self.frames[ply].moved = pt;
-            self.position.push(mv);
+            self.make_move(mv);
             moves_tried += 1;
 
             // Step 11. Principal variation search with late move reductions.
@@ -520,7 +583,7 @@ impl Worker {
                 }
                 score
             };
-            self.position.pop();
+            self.unmake();
             if self.stopped {
                 return 0;
             }
@@ -690,9 +753,9 @@ impl Worker {
                 continue;
             }
             moves_tried += 1;
-            self.position.push(mv);
+            self.make_move(mv);
             let score = -self.qsearch(ctx, -beta, -alpha, ply + 1, false);
-            self.position.pop();
+            self.unmake();
             if self.stopped {
                 return 0;
             }

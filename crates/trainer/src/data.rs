@@ -199,7 +199,8 @@ pub fn load(
                         let Some(path) = files.get(i) else { break };
                         let mut index = 0u64;
                         for_each_game(path, |game| {
-                            let held_out = validation_every > 0 && index.is_multiple_of(validation_every);
+                            let held_out =
+                                validation_every > 0 && index.is_multiple_of(validation_every);
                             let out = if held_out { &mut mine.validation } else { &mut mine.train };
                             samples_of(&game, filter, out, &mut mine.stats);
                             index += 1;

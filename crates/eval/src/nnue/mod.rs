@@ -19,3 +19,19 @@ pub mod network;
 pub use accumulator::{Accumulator, MoveDelta};
 pub use layout::{HIDDEN, INPUTS, QA, QB, SCALE, feature_index};
 pub use network::{NetError, Network};
+
+use std::sync::Arc;
+
+/// The network built into the engine (chosen by `build.rs`), parsed and
+/// checked at compile time: a net of the wrong shape does not build.
+#[allow(long_running_const_eval)]
+pub static EMBEDDED: Network =
+    match Network::from_bytes(include_bytes!(concat!(env!("OUT_DIR"), "/network.nnue"))) {
+        Ok(net) => net,
+        Err(_) => panic!("the embedded network is not a valid network of this engine"),
+    };
+
+/// A shared copy of the embedded network.
+pub fn embedded() -> Arc<Network> {
+    Arc::new(EMBEDDED.clone())
+}
