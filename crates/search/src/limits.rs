@@ -93,11 +93,6 @@ impl TimeManager {
         }
         self.soft.is_some_and(|s| self.elapsed().as_secs_f64() >= s.as_secs_f64() * factor)
     }
-
-    /// Whether any time limit applies.
-    pub fn is_timed(&self) -> bool {
-        self.hard.is_some()
-    }
 }
 
 #[cfg(test)]

@@ -228,11 +228,6 @@ impl ThreadPool {
         self.shared.ponderhit.store(true, Ordering::SeqCst);
     }
 
-    /// Whether a search is running.
-    pub fn is_searching(&self) -> bool {
-        self.shared.control.lock().active > 0
-    }
-
     /// Blocks until no search is running.
     pub fn wait_idle(&self) {
         let mut c = self.shared.control.lock();

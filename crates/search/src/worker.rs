@@ -248,7 +248,6 @@ impl Worker {
     }
 
     /// Principal variation search. PV nodes have `beta - alpha > 1`.
-    #[allow(clippy::too_many_lines)]
     pub(crate) fn search(
         &mut self,
         ctx: &SearchContext,
