@@ -160,12 +160,14 @@ impl Worker {
         self.root_depth = depth;
         self.partial_root = None;
         let mut delta = ASPIRATION_WINDOW;
-        let (mut alpha, mut beta) =
-            if ctx.features.aspiration && depth >= 5 && previous.abs() < MATE_BOUND {
-                ((previous - delta).max(-INFINITY), (previous + delta).min(INFINITY))
-            } else {
-                (-INFINITY, INFINITY)
-            };
+        let (mut alpha, mut beta) = if ctx.features.aspiration
+            && depth >= ASPIRATION_MIN_DEPTH
+            && previous.abs() < MATE_BOUND
+        {
+            ((previous - delta).max(-INFINITY), (previous + delta).min(INFINITY))
+        } else {
+            (-INFINITY, INFINITY)
+        };
         loop {
             let score = self.search(ctx, alpha, beta, depth, 0, false);
             if self.stopped {
@@ -182,7 +184,7 @@ impl Worker {
                 return score;
             }
             delta += delta / 2;
-            if delta > 1000 {
+            if delta > ASPIRATION_MAX_WINDOW {
                 alpha = -INFINITY;
                 beta = INFINITY;
             }
@@ -367,7 +369,7 @@ impl Worker {
                 && beta.abs() < MATE_BOUND
                 && self.board().has_non_pawn_material(us)
             {
-                let r = 3 + depth / 3 + ((eval - beta) / 200).min(3);
+                let r = nmp_reduction(depth, eval - beta);
                 self.frames[ply].moved = PieceTo::NONE;
                 self.position.push_null();
                 let score = -self.search(ctx, -beta, -beta + 1, depth - r, ply + 1, !cut_node);
@@ -469,7 +471,7 @@ impl Worker {
                     }
                 } else if ctx.features.see
                     && !gives_check
-                    && depth <= 8
+                    && depth <= SEE_NOISY_MAX_DEPTH
                     && !board.see_ge(mv, SEE_NOISY_MARGIN * depth)
                 {
                     // Captures that lose too much material (checks are kept: sacrifices).
@@ -481,7 +483,7 @@ impl Worker {
             let extension = i32::from(
                 ctx.features.check_extension
                     && gives_check
-                    && (ply as i32) < 2 * self.root_depth.max(8),
+                    && (ply as i32) < extension_ply_limit(self.root_depth),
             );
             let new_depth = depth - 1 + extension;
 
@@ -495,14 +497,14 @@ impl Worker {
             } else {
                 let mut r = 0;
                 if ctx.features.lmr
-                    && depth >= 3
+                    && depth >= LMR_MIN_DEPTH
                     && moves_tried > 1 + root as usize
                     && (!noisy || !pv_node)
                 {
                     r = base_reduction;
                     r += i32::from(!pv_node) + i32::from(cut_node) + i32::from(!improving);
                     r -= i32::from(gives_check) + i32::from(picker.is_refutation(mv));
-                    r -= history / 8192;
+                    r -= history / LMR_HISTORY_DIVISOR;
                     if noisy {
                         r /= 2;
                     }
