@@ -14,10 +14,13 @@ pub mod params;
 mod picker;
 mod pool;
 mod report;
+mod stop;
+mod time;
 mod worker;
 
 pub use features::Features;
-pub use limits::{SearchLimits, TimeManager};
+pub use limits::SearchLimits;
 pub use pool::{BestMoveChoice, SearchJob, ThreadPool};
 pub use report::{Reporter, SearchInfo, SearchOutcome, Silent};
+pub use time::TimeManager;
 pub use worker::INFINITY;

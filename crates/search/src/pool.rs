@@ -12,19 +12,20 @@
 //! sits behind a `RwLock` that each thread read-locks once for a whole
 //! search; resizing or clearing write-locks it while the pool is idle.
 
-use crate::limits::{SearchLimits, TimeManager};
+use crate::limits::SearchLimits;
 use crate::params::MAX_DEPTH;
 use crate::report::{Reporter, SearchInfo, SearchOutcome};
+use crate::stop::{Signals, StopCheck};
+use crate::time::TimeManager;
 use crate::worker::{INFINITY, SearchContext, Worker};
 use board::{Move, Position};
 use crossbeam_utils::CachePadded;
 use parking_lot::{Condvar, Mutex, RwLock};
-use std::cell::Cell;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
-use tt::{Bound, MATE, MATE_BOUND, TranspositionTable};
+use tt::{Bound, TranspositionTable};
 
 /// How the final move is chosen among the threads' results.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -95,13 +96,8 @@ struct Control {
 
 struct Shared {
     tt: RwLock<TranspositionTable>,
-    /// Read at every node by every thread: a cache line of its own, so that writes
-    /// to the fields around it (locks, flags) never evict it from the readers' caches.
-    stop: CachePadded<AtomicBool>,
-    /// True while the search must not end on its own (`go infinite`, `go ponder`).
-    hold: AtomicBool,
-    /// Set by `ponderhit`: the main thread restarts its clock and releases the hold.
-    ponderhit: AtomicBool,
+    /// The stop flag and the hold of `go infinite` / `go ponder`.
+    signals: Signals,
     counters: RwLock<Arc<[CachePadded<AtomicU64>]>>,
     results: Mutex<Vec<ThreadResult>>,
     control: Mutex<Control>,
@@ -125,9 +121,7 @@ impl ThreadPool {
         tt.set_threads(threads.max(1));
         let shared = Arc::new(Shared {
             tt: RwLock::new(tt),
-            stop: CachePadded::new(AtomicBool::new(false)),
-            hold: AtomicBool::new(false),
-            ponderhit: AtomicBool::new(false),
+            signals: Signals::new(),
             counters: RwLock::new(Arc::from(Vec::new())),
             results: Mutex::new(Vec::new()),
             control: Mutex::new(Control {
@@ -159,7 +153,7 @@ impl ThreadPool {
             let handle = std::thread::Builder::new()
                 .name(format!("search-{id}"))
                 .stack_size(16 << 20)
-                .spawn(move || thread_main(&shared, id, threads, epoch))
+                .spawn(move || thread_main(&shared, id, epoch))
                 .expect("the OS refused to start a search thread");
             self.handles.push(handle);
         }
@@ -200,9 +194,7 @@ impl ThreadPool {
     pub fn start(&self, job: SearchJob) {
         self.stop();
         self.wait_idle();
-        self.shared.stop.store(false, Ordering::SeqCst);
-        self.shared.ponderhit.store(false, Ordering::SeqCst);
-        self.shared.hold.store(job.limits.infinite || job.limits.ponder, Ordering::SeqCst);
+        self.shared.signals.arm(job.limits.infinite || job.limits.ponder);
         for c in self.shared.counters.read().iter() {
             c.store(0, Ordering::Relaxed);
         }
@@ -219,13 +211,12 @@ impl ThreadPool {
 
     /// Asks the running search (if any) to stop; the best move follows shortly.
     pub fn stop(&self) {
-        self.shared.hold.store(false, Ordering::SeqCst);
-        self.shared.stop.store(true, Ordering::SeqCst);
+        self.shared.signals.stop();
     }
 
     /// `ponderhit`: the pondered move was played; the search continues on the clock.
     pub fn ponderhit(&self) {
-        self.shared.ponderhit.store(true, Ordering::SeqCst);
+        self.shared.signals.ponderhit();
     }
 
     /// Blocks until no search is running.
@@ -284,7 +275,7 @@ impl Drop for ThreadPool {
     }
 }
 
-fn thread_main(shared: &Shared, id: usize, threads: usize, mut seen: u64) {
+fn thread_main(shared: &Shared, id: usize, mut seen: u64) {
     let mut worker = Worker::new();
     loop {
         let (job, clear) = {
@@ -303,7 +294,7 @@ fn thread_main(shared: &Shared, id: usize, threads: usize, mut seen: u64) {
         }
         if let Some(job) = job {
             if id == 0 {
-                main_search(shared, &mut worker, &job, threads);
+                main_search(shared, &mut worker, &job);
             } else {
                 helper_search(shared, &mut worker, &job, id);
             }
@@ -328,35 +319,15 @@ fn skips_next_depth(id: usize, depth: i32) -> bool {
     id % 2 == 1 && depth >= 4 && (depth + id as i32) % 3 == 0
 }
 
-fn total_nodes(shared: &Shared) -> u64 {
-    sum(&shared.counters.read())
-}
-
-fn sum(counters: &[CachePadded<AtomicU64>]) -> u64 {
-    counters.iter().map(|c| c.load(Ordering::Relaxed)).sum()
-}
-
-/// Whether a `go nodes` limit on the total of all threads is reached. Every thread
-/// checks it every 1024 of its own nodes, so the total overshoots by at most about
-/// 2 × 1024 nodes a thread however the threads are scheduled.
-fn over_node_limit(limit: Option<u64>, counters: &[CachePadded<AtomicU64>]) -> bool {
-    limit.is_some_and(|n| sum(counters) >= n)
-}
-
 /// A helper: iterative deepening with no output and no clock, until the stop flag.
 /// Odd helpers skip a depth now and then so threads spread over neighbouring depths
 /// (feature `helperskip`, on by default).
 fn helper_search(shared: &Shared, worker: &mut Worker, job: &SearchJob, id: usize) {
     let tt = shared.tt.read();
     let counters = Arc::clone(&shared.counters.read());
-    let node_limit = job.limits.nodes;
-    let should_stop = |_: u64| over_node_limit(node_limit, &counters);
     let ctx = SearchContext {
         tt: &tt,
-        stop: &shared.stop,
-        node_counter: &counters[id],
-        should_stop: &should_stop,
-        node_limit: None,
+        stop: StopCheck::new(&shared.signals, &counters, id, &job.limits, None),
         features: job.features,
     };
     worker.prepare(&job.position, &job.limits.search_moves);
@@ -366,7 +337,7 @@ fn helper_search(shared: &Shared, worker: &mut Worker, job: &SearchJob, id: usiz
     let max_depth = job.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
     let mut score = 0;
     let mut depth = 1;
-    while depth <= MAX_DEPTH && !shared.stop.load(Ordering::Relaxed) {
+    while depth <= MAX_DEPTH && !shared.signals.is_stopped() {
         score = worker.aspiration(&ctx, depth, score, |_, _, _| {});
         if worker.was_stopped() {
             break;
@@ -378,41 +349,20 @@ fn helper_search(shared: &Shared, worker: &mut Worker, job: &SearchJob, id: usiz
         }
         depth += if job.features.helper_skip && skips_next_depth(id, depth) { 2 } else { 1 };
     }
-    counters[id].store(worker.nodes, Ordering::Relaxed);
+    ctx.stop.publish(worker.nodes);
 }
 
 /// The main thread: iterative deepening with MultiPV, reports, the clock, then the
 /// wait for helpers and the best move.
-fn main_search(shared: &Shared, worker: &mut Worker, job: &SearchJob, threads: usize) {
+fn main_search(shared: &Shared, worker: &mut Worker, job: &SearchJob) {
     let tt = shared.tt.read();
     let counters = Arc::clone(&shared.counters.read());
     let root = *job.position.board();
     let limits = &job.limits;
-    // Only this thread reads or restarts its clock: a `Cell`, no lock in the search.
-    let clock =
-        Cell::new(TimeManager::new(limits, root.side_to_move(), job.move_overhead, job.start));
-    let node_limit = limits.nodes;
-    let should_stop = |_: u64| {
-        // A plain load first: the swap takes the line exclusively, every 1024 nodes.
-        if shared.ponderhit.load(Ordering::Relaxed)
-            && shared.ponderhit.swap(false, Ordering::SeqCst)
-        {
-            let mut restarted = clock.get();
-            restarted.restart(Instant::now());
-            clock.set(restarted);
-            shared.hold.store(false, Ordering::SeqCst);
-        }
-        if limits.ponder && shared.hold.load(Ordering::Relaxed) {
-            return false;
-        }
-        clock.get().hard_expired() || (threads > 1 && over_node_limit(node_limit, &counters))
-    };
+    let clock = TimeManager::new(limits, root.side_to_move(), job.move_overhead, job.start);
     let ctx = SearchContext {
         tt: &tt,
-        stop: &shared.stop,
-        node_counter: &counters[0],
-        should_stop: &should_stop,
-        node_limit: if threads == 1 { node_limit } else { None },
+        stop: StopCheck::new(&shared.signals, &counters, 0, limits, Some(clock)),
         features: job.features,
     };
     worker.prepare(&job.position, &limits.search_moves);
@@ -430,7 +380,7 @@ fn main_search(shared: &Shared, worker: &mut Worker, job: &SearchJob, threads: u
                 multipv,
                 score,
                 bound,
-                nodes: total_nodes(shared).max(w.nodes),
+                nodes: ctx.stop.total_nodes().max(w.nodes),
                 elapsed: job.start.elapsed(),
                 hashfull: tt.hashfull(),
                 pv,
@@ -444,7 +394,7 @@ fn main_search(shared: &Shared, worker: &mut Worker, job: &SearchJob, threads: u
             for (line, previous) in scores.iter_mut().enumerate() {
                 let score = worker.aspiration(&ctx, depth, *previous, |w, s, bound| {
                     if job.start.elapsed() > Duration::from_secs(2) && lines == 1 {
-                        counters[0].store(w.nodes, Ordering::Relaxed);
+                        ctx.stop.publish(w.nodes);
                         report(w, depth, line + 1, s, bound, w.root_pv().to_vec());
                     }
                 });
@@ -479,7 +429,7 @@ fn main_search(shared: &Shared, worker: &mut Worker, job: &SearchJob, threads: u
             if completed.len() < lines {
                 break;
             }
-            counters[0].store(worker.nodes, Ordering::Relaxed);
+            ctx.stop.publish(worker.nodes);
             completed.sort_by_key(|(s, _)| std::cmp::Reverse(*s));
             for (i, (score, pv)) in completed.iter().enumerate() {
                 report(worker, depth, i + 1, *score, Bound::Exact, pv.clone());
@@ -491,17 +441,8 @@ fn main_search(shared: &Shared, worker: &mut Worker, job: &SearchJob, threads: u
             stable_iterations = if best == last_best { stable_iterations + 1 } else { 0 };
             last_best = best;
 
-            if let Some(m) = limits.mate
-                && *score >= MATE_BOUND
-                && MATE - *score <= 2 * m as i32
-            {
-                break;
-            }
             let factor = 1.4 - 0.15 * f64::from(stable_iterations.min(5));
-            if !shared.hold.load(Ordering::Relaxed) && clock.get().soft_expired(factor) {
-                break;
-            }
-            if limits.soft_nodes.is_some_and(|n| total_nodes(shared).max(worker.nodes) >= n) {
+            if ctx.stop.stop_deepening(*score, factor, worker.nodes) {
                 break;
             }
         }
@@ -510,18 +451,14 @@ fn main_search(shared: &Shared, worker: &mut Worker, job: &SearchJob, threads: u
     let interrupted = worker.was_stopped();
 
     // `go infinite` and `go ponder` never end on their own: wait for `stop` or `ponderhit`.
-    while shared.hold.load(Ordering::SeqCst) && !shared.stop.load(Ordering::SeqCst) {
-        if shared.ponderhit.swap(false, Ordering::SeqCst) {
-            shared.hold.store(false, Ordering::SeqCst);
-        }
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    shared.stop.store(true, Ordering::SeqCst);
-    counters[0].store(worker.nodes, Ordering::Relaxed);
+    shared.signals.wait_for_release();
+    shared.signals.raise_stop();
+    ctx.stop.publish(worker.nodes);
     {
+        // Each helper decrements `active` and notifies under this lock when it is done.
         let mut c = shared.control.lock();
         while c.active > 1 {
-            shared.idle.wait_for(&mut c, Duration::from_millis(1));
+            shared.idle.wait(&mut c);
         }
     }
     let results = shared.results.lock().clone();
@@ -549,7 +486,7 @@ fn main_search(shared: &Shared, worker: &mut Worker, job: &SearchJob, threads: u
         ponder,
         score: chosen.score,
         depth: chosen.completed_depth(),
-        nodes: total_nodes(shared),
+        nodes: ctx.stop.total_nodes(),
         elapsed: job.start.elapsed(),
     };
     *shared.last_outcome.lock() = Some(outcome.clone());

@@ -7,18 +7,15 @@
 use crate::history::{Histories, PieceTo};
 use crate::params::*;
 use crate::picker::{MovePicker, PickerContext, is_noisy};
+use crate::stop::StopCheck;
 use board::{Board, Move, Piece, Position};
 use eval::PawnCache;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use tt::{Bound, MATE, MATE_BOUND, Record, TranspositionTable, from_tt_score, to_tt_score};
 
 /// A score above any real one.
 pub const INFINITY: i32 = MATE + 1;
 /// The static evaluation slot of a node in check (no evaluation is made there).
 const NO_EVAL: i32 = -INFINITY;
-
-/// How often (in nodes) a thread publishes its node count and the main thread checks the clock.
-const CHECK_INTERVAL: u64 = 1024;
 
 /// Per-ply search state.
 #[derive(Clone, Copy)]
@@ -29,17 +26,11 @@ struct Frame {
 }
 
 /// What a search needs from outside its thread, for one `go`.
-pub struct SearchContext<'a> {
+pub(crate) struct SearchContext<'a> {
     /// The shared table.
     pub tt: &'a TranspositionTable,
-    /// Raised to stop every thread.
-    pub stop: &'a AtomicBool,
-    /// This thread's published node count.
-    pub node_counter: &'a AtomicU64,
-    /// Called every [`CHECK_INTERVAL`] nodes on the main thread: returns `true` to stop.
-    pub should_stop: &'a dyn Fn(u64) -> bool,
-    /// Node limit for a single-threaded search (checked exactly).
-    pub node_limit: Option<u64>,
+    /// When this search stops.
+    pub stop: StopCheck<'a>,
     /// Which techniques are on.
     pub features: crate::Features,
 }
@@ -196,25 +187,14 @@ impl Worker {
         self.position.board()
     }
 
-    /// Decides whether to stop and, if not, counts the node about to be searched
-    /// (so a `go nodes N` search reports exactly the nodes it searched, at most N).
+    /// Decides whether to stop and, if not, counts the node about to be searched.
     #[inline(always)]
     fn visit(&mut self, ctx: &SearchContext) -> bool {
-        if ctx.node_limit.is_some_and(|n| self.nodes >= n) {
-            ctx.stop.store(true, Ordering::Relaxed);
-        }
-        if ctx.stop.load(Ordering::Relaxed) {
+        let stop = ctx.stop.enter_node(&mut self.nodes);
+        if stop {
             self.stopped = true;
-            return true;
         }
-        self.nodes += 1;
-        if self.nodes.is_multiple_of(CHECK_INTERVAL) {
-            ctx.node_counter.store(self.nodes, Ordering::Relaxed);
-            if (ctx.should_stop)(self.nodes) {
-                ctx.stop.store(true, Ordering::Relaxed);
-            }
-        }
-        false
+        stop
     }
 
     fn is_draw(&self) -> bool {
