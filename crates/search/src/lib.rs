@@ -7,9 +7,12 @@
 
 #![warn(missing_docs)]
 
+mod choice;
+mod deepening;
 mod features;
 mod history;
 mod limits;
+mod multipv;
 pub mod params;
 mod picker;
 mod pool;
@@ -18,9 +21,10 @@ mod stop;
 mod time;
 mod worker;
 
+pub use choice::BestMoveChoice;
 pub use features::Features;
 pub use limits::SearchLimits;
-pub use pool::{BestMoveChoice, SearchJob, ThreadPool};
+pub use pool::{SearchJob, ThreadPool};
 pub use report::{Reporter, SearchInfo, SearchOutcome, Silent};
 pub use time::TimeManager;
 pub use worker::INFINITY;

@@ -132,6 +132,15 @@ pub const ASPIRATION_MIN_DEPTH: i32 = 5;
 /// ... and the window opens fully once its half-width grows past this.
 pub const ASPIRATION_MAX_WINDOW: i32 = 1000;
 
+// Time management (not measured in games).
+
+/// The soft time limit is scaled by this when the best move just changed ...
+pub const TIME_SCALE_UNSTABLE: f64 = 1.4;
+/// ... and by this much less for each iteration it stayed the same ...
+pub const TIME_SCALE_PER_STABLE_ITERATION: f64 = 0.15;
+/// ... counting up to this many iterations.
+pub const TIME_MAX_STABLE_ITERATIONS: u32 = 5;
+
 #[cfg(test)]
 mod tests {
     use super::*;

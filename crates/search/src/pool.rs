@@ -12,32 +12,20 @@
 //! sits behind a `RwLock` that each thread read-locks once for a whole
 //! search; resizing or clearing write-locks it while the pool is idle.
 
+use crate::choice::{BestMoveChoice, ThreadResult};
+use crate::deepening::{helper_search, main_search};
 use crate::limits::SearchLimits;
-use crate::params::MAX_DEPTH;
-use crate::report::{Reporter, SearchInfo, SearchOutcome};
-use crate::stop::{Signals, StopCheck};
-use crate::time::TimeManager;
-use crate::worker::{INFINITY, SearchContext, Worker};
-use board::{Move, Position};
+use crate::report::{Reporter, SearchOutcome};
+use crate::stop::Signals;
+use crate::worker::Worker;
+use board::Position;
 use crossbeam_utils::CachePadded;
 use parking_lot::{Condvar, Mutex, RwLock};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
-use tt::{Bound, TranspositionTable};
-
-/// How the final move is chosen among the threads' results.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum BestMoveChoice {
-    /// A vote: each thread's move gets `(score - worst + 10) * depth`.
-    #[default]
-    Vote,
-    /// The move of the thread that completed the deepest iteration.
-    Deepest,
-    /// The main thread's move only.
-    MainThread,
-}
+use tt::TranspositionTable;
 
 /// One search request.
 #[derive(Debug, Clone)]
@@ -56,34 +44,6 @@ pub struct SearchJob {
     pub features: crate::Features,
 }
 
-/// A thread's latest completed iteration (or the main thread's partial-iteration move).
-#[derive(Debug, Clone, Default)]
-struct ThreadResult {
-    /// The iteration the line comes from.
-    depth: i32,
-    score: i32,
-    /// `Exact` for a completed iteration, `Lower` for a move from an unfinished one.
-    bound: Bound,
-    /// The principal variation; empty before the first iteration completes.
-    pv: Vec<Move>,
-}
-
-impl ThreadResult {
-    fn best(&self) -> Option<Move> {
-        self.pv.first().copied()
-    }
-
-    fn ponder(&self) -> Option<Move> {
-        self.pv.get(1).copied()
-    }
-
-    /// The deepest iteration behind the line that was completed: a move from an
-    /// unfinished iteration counts as the iteration before it.
-    fn completed_depth(&self) -> i32 {
-        if self.bound == Bound::Exact { self.depth } else { self.depth - 1 }
-    }
-}
-
 struct Control {
     job: Option<Arc<SearchJob>>,
     /// Incremented for every command to the threads.
@@ -94,18 +54,37 @@ struct Control {
     active: usize,
 }
 
-struct Shared {
-    tt: RwLock<TranspositionTable>,
+/// What the pool's threads share.
+pub(crate) struct Shared {
+    pub tt: RwLock<TranspositionTable>,
     /// The stop flag and the hold of `go infinite` / `go ponder`.
-    signals: Signals,
-    counters: RwLock<Arc<[CachePadded<AtomicU64>]>>,
-    results: Mutex<Vec<ThreadResult>>,
+    pub signals: Signals,
+    /// Each thread's published node count.
+    pub counters: RwLock<Arc<[CachePadded<AtomicU64>]>>,
+    /// Each thread's latest line (see [`ThreadResult`]).
+    pub results: Mutex<Vec<ThreadResult>>,
     control: Mutex<Control>,
     wake: Condvar,
     idle: Condvar,
-    reporter: Arc<dyn Reporter>,
-    choice: Mutex<BestMoveChoice>,
-    last_outcome: Mutex<Option<SearchOutcome>>,
+    pub reporter: Arc<dyn Reporter>,
+    pub choice: Mutex<BestMoveChoice>,
+    pub last_outcome: Mutex<Option<SearchOutcome>>,
+}
+
+impl Shared {
+    /// Publishes thread `id`'s latest line.
+    pub fn publish(&self, id: usize, result: ThreadResult) {
+        self.results.lock()[id] = result;
+    }
+
+    /// Blocks the main thread until every helper has finished the current command.
+    pub fn wait_for_helpers(&self) {
+        // Each thread decrements `active` and notifies under this lock when it is done.
+        let mut c = self.control.lock();
+        while c.active > 1 {
+            self.idle.wait(&mut c);
+        }
+    }
 }
 
 /// The pool of search threads.
@@ -310,219 +289,6 @@ fn thread_main(shared: &Shared, id: usize, mut seen: u64) {
         // At 1 the main thread, waiting for the last helper, may go on; at 0 the pool is idle.
         if c.active <= 1 {
             shared.idle.notify_all();
-        }
-    }
-}
-
-/// Whether helper `id`, having completed `depth`, skips `depth + 1`.
-fn skips_next_depth(id: usize, depth: i32) -> bool {
-    id % 2 == 1 && depth >= 4 && (depth + id as i32) % 3 == 0
-}
-
-/// A helper: iterative deepening with no output and no clock, until the stop flag.
-/// Odd helpers skip a depth now and then so threads spread over neighbouring depths
-/// (feature `helperskip`, on by default).
-fn helper_search(shared: &Shared, worker: &mut Worker, job: &SearchJob, id: usize) {
-    let tt = shared.tt.read();
-    let counters = Arc::clone(&shared.counters.read());
-    let ctx = SearchContext {
-        tt: &tt,
-        stop: StopCheck::new(&shared.signals, &counters, id, &job.limits, None),
-        features: job.features,
-    };
-    worker.prepare(&job.position, &job.limits.search_moves);
-    // Under `go depth N` a helper keeps searching past N until the main thread stops
-    // (its deeper entries still help the main thread; an idle helper is a wasted core),
-    // but only its iterations up to N take part in the choice of the move.
-    let max_depth = job.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
-    let mut score = 0;
-    let mut depth = 1;
-    while depth <= MAX_DEPTH && !shared.signals.is_stopped() {
-        score = worker.aspiration(&ctx, depth, score, |_, _, _| {});
-        if worker.was_stopped() {
-            break;
-        }
-        let pv = worker.root_pv();
-        if depth <= max_depth {
-            shared.results.lock()[id] =
-                ThreadResult { depth, score, bound: Bound::Exact, pv: pv.to_vec() };
-        }
-        depth += if job.features.helper_skip && skips_next_depth(id, depth) { 2 } else { 1 };
-    }
-    ctx.stop.publish(worker.nodes);
-}
-
-/// The main thread: iterative deepening with MultiPV, reports, the clock, then the
-/// wait for helpers and the best move.
-fn main_search(shared: &Shared, worker: &mut Worker, job: &SearchJob) {
-    let tt = shared.tt.read();
-    let counters = Arc::clone(&shared.counters.read());
-    let root = *job.position.board();
-    let limits = &job.limits;
-    let clock = TimeManager::new(limits, root.side_to_move(), job.move_overhead, job.start);
-    let ctx = SearchContext {
-        tt: &tt,
-        stop: StopCheck::new(&shared.signals, &counters, 0, limits, Some(clock)),
-        features: job.features,
-    };
-    worker.prepare(&job.position, &limits.search_moves);
-    let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
-    let lines = job.multipv.clamp(1, worker.root_moves.len().max(1));
-    let mut scores = vec![0; lines];
-    let mut last_best = None;
-    let mut stable_iterations = 0;
-    let report =
-        |w: &Worker, depth: i32, multipv: usize, score: i32, bound: Bound, pv: Vec<Move>| {
-            shared.reporter.info(&SearchInfo {
-                root,
-                depth,
-                seldepth: w.seldepth,
-                multipv,
-                score,
-                bound,
-                nodes: ctx.stop.total_nodes().max(w.nodes),
-                elapsed: job.start.elapsed(),
-                hashfull: tt.hashfull(),
-                pv,
-            });
-        };
-
-    if !worker.root_moves.is_empty() {
-        for depth in 1..=max_depth {
-            let mut completed: Vec<(i32, Vec<Move>)> = Vec::with_capacity(lines);
-            worker.excluded_root.clear();
-            for (line, previous) in scores.iter_mut().enumerate() {
-                let score = worker.aspiration(&ctx, depth, *previous, |w, s, bound| {
-                    if job.start.elapsed() > Duration::from_secs(2) && lines == 1 {
-                        ctx.stop.publish(w.nodes);
-                        report(w, depth, line + 1, s, bound, w.root_pv().to_vec());
-                    }
-                });
-                if worker.was_stopped() {
-                    // Cut short: a root move that beat the previous best at this depth
-                    // (searched in full, or failing high) is better informed than the
-                    // last completed iteration, so it becomes the answer (reported by
-                    // the final `info` line below, as a lower bound).
-                    if let Some(p) = worker.partial_root()
-                        && lines == 1
-                        && depth > 1
-                        && last_best != Some(p.best)
-                    {
-                        let pv = worker.root_pv();
-                        let pv = if pv.first() == Some(&p.best) {
-                            pv.to_vec()
-                        } else {
-                            std::iter::once(p.best).chain(p.ponder).collect()
-                        };
-                        shared.results.lock()[0] =
-                            ThreadResult { depth, score: p.score, bound: Bound::Lower, pv };
-                    }
-                    break;
-                }
-                *previous = score;
-                let pv = worker.root_pv().to_vec();
-                if let Some(&first) = pv.first() {
-                    worker.excluded_root.push(first);
-                }
-                completed.push((score, pv));
-            }
-            if completed.len() < lines {
-                break;
-            }
-            ctx.stop.publish(worker.nodes);
-            completed.sort_by_key(|(s, _)| std::cmp::Reverse(*s));
-            for (i, (score, pv)) in completed.iter().enumerate() {
-                report(worker, depth, i + 1, *score, Bound::Exact, pv.clone());
-            }
-            let (score, pv) = &completed[0];
-            let best = pv.first().copied();
-            shared.results.lock()[0] =
-                ThreadResult { depth, score: *score, bound: Bound::Exact, pv: pv.clone() };
-            stable_iterations = if best == last_best { stable_iterations + 1 } else { 0 };
-            last_best = best;
-
-            let factor = 1.4 - 0.15 * f64::from(stable_iterations.min(5));
-            if ctx.stop.stop_deepening(*score, factor, worker.nodes) {
-                break;
-            }
-        }
-    }
-
-    let interrupted = worker.was_stopped();
-
-    // `go infinite` and `go ponder` never end on their own: wait for `stop` or `ponderhit`.
-    shared.signals.wait_for_release();
-    shared.signals.raise_stop();
-    ctx.stop.publish(worker.nodes);
-    {
-        // Each helper decrements `active` and notifies under this lock when it is done.
-        let mut c = shared.control.lock();
-        while c.active > 1 {
-            shared.idle.wait(&mut c);
-        }
-    }
-    let results = shared.results.lock().clone();
-    let choice = *shared.choice.lock();
-    let chosen_thread = choose(&results, choice);
-    let chosen = results.get(chosen_thread).cloned().unwrap_or_default();
-    // The last `info` line describes the move played, with the final node count and
-    // time: after an unfinished iteration (whose nodes no line has reported yet), or
-    // when another thread's line won the vote, one more line is due.
-    if lines == 1 && chosen.best().is_some() && (interrupted || chosen_thread != 0) {
-        report(worker, chosen.depth, 1, chosen.score, chosen.bound, chosen.pv.clone());
-    }
-    let best = chosen.best().or_else(|| worker.root_moves.first().copied());
-    let ponder = if chosen.best().is_some() { chosen.ponder() } else { None };
-    let ponder = ponder.filter(|&p| {
-        best.is_some_and(|b| {
-            let mut after = root;
-            after.play_unchecked(b);
-            after.is_legal(p)
-        })
-    });
-    let outcome = SearchOutcome {
-        root,
-        best,
-        ponder,
-        score: chosen.score,
-        depth: chosen.completed_depth(),
-        nodes: ctx.stop.total_nodes(),
-        elapsed: job.start.elapsed(),
-    };
-    *shared.last_outcome.lock() = Some(outcome.clone());
-    shared.reporter.best_move(&outcome);
-}
-
-/// Picks the thread whose line is played (an index into `results`; 0 is the main thread).
-fn choose(results: &[ThreadResult], choice: BestMoveChoice) -> usize {
-    let done = || results.iter().enumerate().filter(|(_, r)| r.best().is_some());
-    if done().next().is_none() || choice == BestMoveChoice::MainThread {
-        return 0;
-    }
-    // Among the threads that chose `mv`, the deepest one's line.
-    let deepest_with = |mv: Option<Move>| {
-        done()
-            .filter(|(_, r)| mv.is_none() || r.best() == mv)
-            .max_by_key(|(_, r)| (r.completed_depth(), r.score))
-            .map_or(0, |(i, _)| i)
-    };
-    match choice {
-        BestMoveChoice::Deepest => deepest_with(None),
-        _ => {
-            let worst = done().map(|(_, r)| r.score).min().unwrap_or(-INFINITY);
-            let mut votes: Vec<(Move, i64)> = Vec::new();
-            for (_, r) in done() {
-                let Some(mv) = r.best() else { continue };
-                let weight = i64::from(r.score - worst + 10) * i64::from(r.completed_depth());
-                match votes.iter_mut().find(|(m, _)| *m == mv) {
-                    Some((_, v)) => *v += weight,
-                    None => votes.push((mv, weight)),
-                }
-            }
-            votes
-                .iter()
-                .max_by_key(|(_, v)| *v)
-                .map_or(0, |&(winner, _)| deepest_with(Some(winner)))
         }
     }
 }

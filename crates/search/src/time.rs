@@ -1,8 +1,12 @@
 //! The time manager: turns clock figures into a soft limit (do not start
-//! another iteration) and a hard limit (stop now).
+//! another iteration) and a hard limit (stop now), and scales the soft limit by
+//! how stable the best move has been.
 
 use crate::limits::SearchLimits;
-use board::Color;
+use crate::params::{
+    TIME_MAX_STABLE_ITERATIONS, TIME_SCALE_PER_STABLE_ITERATION, TIME_SCALE_UNSTABLE,
+};
+use board::{Color, Move};
 use std::time::{Duration, Instant};
 
 /// Soft and hard deadlines derived from [`SearchLimits`].
@@ -67,6 +71,35 @@ impl TimeManager {
     }
 }
 
+/// How many iterations in a row the best move stayed the same: the longer it
+/// has, the earlier the search stops ([`Stability::scale`] scales the soft limit).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Stability {
+    best: Option<Move>,
+    iterations: u32,
+}
+
+impl Stability {
+    /// Records the best move of a completed iteration.
+    pub fn update(&mut self, best: Option<Move>) {
+        self.iterations = if best == self.best { self.iterations + 1 } else { 0 };
+        self.best = best;
+    }
+
+    /// The best move of the last completed iteration.
+    pub fn best(&self) -> Option<Move> {
+        self.best
+    }
+
+    /// The factor for [`TimeManager::soft_expired`]: above 1 when the best move
+    /// just changed, falling below 1 as it stays the same.
+    pub fn scale(&self) -> f64 {
+        TIME_SCALE_UNSTABLE
+            - TIME_SCALE_PER_STABLE_ITERATION
+                * f64::from(self.iterations.min(TIME_MAX_STABLE_ITERATIONS))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -108,5 +141,24 @@ mod tests {
         };
         let tm = TimeManager::new(&l, Color::Black, Duration::from_millis(30), Instant::now());
         assert_eq!(tm.hard, Some(Duration::from_millis(970)));
+    }
+
+    #[test]
+    fn a_stable_best_move_shortens_the_soft_limit() {
+        let board = board::Board::startpos();
+        let [a, b] = ["e2e4", "d2d4"].map(|m| board.parse_uci_move(m, false).expect("legal"));
+        let mut s = Stability::default();
+        s.update(Some(a));
+        let changed = s.scale();
+        s.update(Some(a));
+        s.update(Some(a));
+        assert!(s.scale() < changed);
+        for _ in 0..10 {
+            s.update(Some(a));
+        }
+        assert!(s.scale() > 0.5, "bounded: {}", s.scale());
+        s.update(Some(b));
+        assert_eq!(s.scale(), changed);
+        assert_eq!(s.best(), Some(b));
     }
 }
