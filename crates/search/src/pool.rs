@@ -44,14 +44,61 @@ pub struct SearchJob {
     pub features: crate::Features,
 }
 
+/// What the threads are told to do: one command per epoch.
+#[derive(Clone)]
+enum Command {
+    /// Search this job.
+    Search(Arc<SearchJob>),
+    /// Forget the histories (`ucinewgame`, `Clear Hash`).
+    ClearHistories,
+}
+
+/// The pool's commands to its threads, under the pool's mutex.
+///
+/// A command is a value of its epoch, not a flag that someone resets: it is
+/// replaced only by the next [`Control::issue`], when every thread has finished
+/// it. A thread that wakes late (after the others have finished) therefore
+/// still finds the command it woke for, and a `ClearHistories` is never missed.
 struct Control {
-    job: Option<Arc<SearchJob>>,
-    /// Incremented for every command to the threads.
+    /// The latest command; `None` only before the first.
+    command: Option<Command>,
+    /// Incremented for every command.
     epoch: u64,
-    clear_histories: bool,
     quit: bool,
     /// Threads still working on the current command.
     active: usize,
+}
+
+impl Control {
+    fn new() -> Control {
+        Control { command: None, epoch: 0, quit: false, active: 0 }
+    }
+
+    /// Gives `threads` threads a new command (the pool must be idle).
+    fn issue(&mut self, command: Command, threads: usize) {
+        debug_assert_eq!(self.active, 0, "a command issued while the threads work");
+        self.command = Some(command);
+        self.epoch += 1;
+        self.active = threads;
+    }
+
+    /// The command a thread that last ran epoch `seen` has not run yet, if any.
+    fn take(&self, seen: &mut u64) -> Option<Command> {
+        if self.epoch == *seen {
+            return None;
+        }
+        *seen = self.epoch;
+        debug_assert!(self.command.is_some(), "every epoch has its command");
+        self.command.clone()
+    }
+
+    /// A thread has finished the current command. Returns whether to wake the
+    /// waiters: at 1 the main thread, waiting for the last helper, may go on;
+    /// at 0 the pool is idle.
+    fn finish(&mut self) -> bool {
+        self.active -= 1;
+        self.active <= 1
+    }
 }
 
 /// What the pool's threads share.
@@ -103,13 +150,7 @@ impl ThreadPool {
             signals: Signals::new(),
             counters: RwLock::new(Arc::from(Vec::new())),
             results: Mutex::new(Vec::new()),
-            control: Mutex::new(Control {
-                job: None,
-                epoch: 0,
-                clear_histories: false,
-                quit: false,
-                active: 0,
-            }),
+            control: Mutex::new(Control::new()),
             wake: Condvar::new(),
             idle: Condvar::new(),
             reporter,
@@ -182,9 +223,7 @@ impl ThreadPool {
         }
         self.shared.tt.read().new_search();
         let mut c = self.shared.control.lock();
-        c.job = Some(Arc::new(job));
-        c.epoch += 1;
-        c.active = self.handles.len();
+        c.issue(Command::Search(Arc::new(job)), self.handles.len());
         self.shared.wake.notify_all();
     }
 
@@ -220,10 +259,7 @@ impl ThreadPool {
         self.wait_idle();
         self.shared.tt.write().clear();
         let mut c = self.shared.control.lock();
-        c.job = None;
-        c.clear_histories = true;
-        c.epoch += 1;
-        c.active = self.handles.len();
+        c.issue(Command::ClearHistories, self.handles.len());
         self.shared.wake.notify_all();
         drop(c);
         self.wait_idle();
@@ -257,38 +293,73 @@ impl Drop for ThreadPool {
 fn thread_main(shared: &Shared, id: usize, mut seen: u64) {
     let mut worker = Worker::new();
     loop {
-        let (job, clear) = {
+        let command = {
             let mut c = shared.control.lock();
-            while c.epoch == seen && !c.quit {
+            loop {
+                if c.quit {
+                    return;
+                }
+                if let Some(command) = c.take(&mut seen) {
+                    break command;
+                }
                 shared.wake.wait(&mut c);
             }
-            if c.quit {
-                return;
-            }
-            seen = c.epoch;
-            (c.job.clone(), c.clear_histories)
         };
-        if clear {
-            worker.clear();
+        match command {
+            Command::Search(job) if id == 0 => main_search(shared, &mut worker, &job),
+            Command::Search(job) => helper_search(shared, &mut worker, &job, id),
+            Command::ClearHistories => worker.clear(),
         }
-        if let Some(job) = job {
-            if id == 0 {
-                main_search(shared, &mut worker, &job);
-            } else {
-                helper_search(shared, &mut worker, &job, id);
-            }
-        }
-        let mut c = shared.control.lock();
-        c.active -= 1;
-        if id == 0 {
-            c.clear_histories = false;
-        }
-        if c.active == 0 {
-            c.clear_histories = false;
-        }
-        // At 1 the main thread, waiting for the last helper, may go on; at 0 the pool is idle.
-        if c.active <= 1 {
+        if shared.control.lock().finish() {
             shared.idle.notify_all();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use board::Board;
+
+    fn job() -> Arc<SearchJob> {
+        Arc::new(SearchJob {
+            position: Position::new(Board::startpos()),
+            limits: SearchLimits::default(),
+            multipv: 1,
+            move_overhead: Duration::ZERO,
+            start: Instant::now(),
+            features: crate::Features::default(),
+        })
+    }
+
+    #[test]
+    fn a_thread_that_wakes_late_still_gets_the_clear() {
+        // Two threads; `seen` is each one's last epoch. Either may wake last.
+        for late in [0, 1] {
+            let mut c = Control::new();
+            let mut seen = [0u64; 2];
+            c.issue(Command::Search(job()), 2);
+            for s in &mut seen {
+                assert!(matches!(c.take(s), Some(Command::Search(_))));
+                c.finish();
+            }
+            c.issue(Command::ClearHistories, 2);
+            // The other thread takes the command and finishes before `late` wakes.
+            let early = 1 - late;
+            assert!(matches!(c.take(&mut seen[early]), Some(Command::ClearHistories)));
+            assert!(c.finish(), "one thread left: the main thread may go on");
+            assert!(c.take(&mut seen[early]).is_none(), "a command runs once per thread");
+            assert!(
+                matches!(c.take(&mut seen[late]), Some(Command::ClearHistories)),
+                "thread {late} woke after thread {early} had finished and missed the clear"
+            );
+            assert!(c.finish());
+            assert_eq!(c.active, 0);
+            // The next search is a search for both, not a second clear.
+            c.issue(Command::Search(job()), 2);
+            for s in &mut seen {
+                assert!(matches!(c.take(s), Some(Command::Search(_))));
+            }
         }
     }
 }
