@@ -32,6 +32,12 @@ pub const NMP_EVAL_DIVISOR: i32 = 200;
 /// ... up to this many.
 pub const NMP_MAX_EVAL_REDUCTION: i32 = 3;
 
+/// In a verification search of depth `depth`, the side that passed may not pass
+/// again for this many plies.
+pub const fn nmp_verification_plies(depth: i32) -> usize {
+    if depth > 0 { (3 * depth / 4) as usize } else { 0 }
+}
+
 /// How many plies shallower than the node the null move's reply is searched.
 pub const fn nmp_reduction(depth: i32, eval_over_beta: i32) -> i32 {
     let by_eval = eval_over_beta / NMP_EVAL_DIVISOR;

@@ -22,7 +22,7 @@ mod table;
 use crate::history::{Histories, PieceTo};
 use crate::params::MAX_SEARCH_PLY;
 use crate::stop::StopCheck;
-use board::{Board, Move, Piece, Position};
+use board::{Board, Color, Move, Piece, Position};
 use eval::PawnCache;
 use tt::{MATE, Record, TranspositionTable};
 
@@ -68,6 +68,11 @@ pub struct Worker {
     stopped: bool,
     /// Depth of the current root iteration (bounds the extensions).
     root_depth: i32,
+    /// While a null-move verification search runs (Step 6): the side that passed
+    /// may not pass again before this ply. 0 when no verification runs.
+    nmp_min_ply: usize,
+    /// The side whose null move is being verified.
+    nmp_color: Color,
     /// The latest root move of the current iteration that was fully searched and raised
     /// alpha (or failed high), with its score and reply: usable if the iteration is cut short.
     partial_root: Option<PartialRoot>,
@@ -106,6 +111,8 @@ impl Worker {
             excluded_root: Vec::new(),
             stopped: false,
             root_depth: 0,
+            nmp_min_ply: 0,
+            nmp_color: Color::White,
             partial_root: None,
         }
     }
@@ -122,6 +129,7 @@ impl Worker {
         self.nodes = 0;
         self.seldepth = 0;
         self.stopped = false;
+        self.nmp_min_ply = 0;
         let legal = self.position.board().legal_moves();
         self.root_moves = legal
             .iter()

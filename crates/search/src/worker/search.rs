@@ -93,7 +93,8 @@ impl Worker {
 
             // Step 6. Null move pruning: if passing still beats beta, a real move will too.
             // Guarded against zugzwang: only with pieces besides pawns, never twice in a
-            // row, and verified at depth (`null_move`).
+            // row, and verified at depth by a search in which the side that passed may
+            // not pass again (`null_move`).
             let prev_null = ply > 0 && self.frames[ply - 1].moved == PieceTo::NONE;
             let us = self.board().side_to_move();
             if ctx.features.nmp
@@ -101,6 +102,7 @@ impl Worker {
                 && eval >= beta
                 && !prev_null
                 && beta.abs() < MATE_BOUND
+                && (ply >= self.nmp_min_ply || us != self.nmp_color)
                 && self.board().has_non_pawn_material(us)
                 && let Some(score) = self.null_move(ctx, beta, depth, eval, ply, cut_node)
             {
@@ -307,9 +309,15 @@ impl Worker {
 
     /// Step 6. Null move pruning: the side to move passes, and the opponent's
     /// reply is searched `nmp_reduction` plies shallower with a null window at
-    /// beta. Returns the node's score when that still fails high (from
-    /// [`NMP_VERIFY_DEPTH`] on, confirmed by a reduced search of this node), or
-    /// `None` to search the node normally.
+    /// beta. Returns the node's score when that still fails high, or `None` to
+    /// search the node normally.
+    ///
+    /// From [`NMP_VERIFY_DEPTH`] on the fail high is verified, because in
+    /// zugzwang passing is the best move and the null move's answer is wrong:
+    /// this node is searched again, as deep as the null move's reply, and in
+    /// that search the side that passed may not pass again for
+    /// [`nmp_verification_plies`] plies, so only its real moves can confirm the
+    /// cut (Stockfish's `nmpMinPly`). Verifications do not nest.
     #[inline(always)]
     fn null_move(
         &mut self,
@@ -332,11 +340,13 @@ impl Worker {
             return None;
         }
         let score = if score >= MATE_BOUND { beta } else { score };
-        if depth < NMP_VERIFY_DEPTH {
+        if depth < NMP_VERIFY_DEPTH || self.nmp_min_ply != 0 {
             return Some(score);
         }
-        // Verification: this node searched again, reduced by r, with a null window at beta.
+        self.nmp_min_ply = ply + nmp_verification_plies(depth - r);
+        self.nmp_color = self.board().side_to_move();
         let verified = self.search(ctx, beta - 1, beta, depth - r, ply, false);
+        self.nmp_min_ply = 0;
         (verified >= beta).then_some(score)
     }
 }
