@@ -51,8 +51,9 @@ pub(crate) struct SearchContext<'a> {
 
 /// A search thread's private state.
 pub struct Worker {
-    pub(crate) position: Position,
-    pub(crate) histories: Box<Histories>,
+    /// Changed only through `make_move`, `make_null` and `unmake_move` (and `prepare`).
+    position: Position,
+    histories: Box<Histories>,
     pawn_cache: PawnCache,
     frames: Vec<Frame>,
     pv: Box<[[Move; MAX_SEARCH_PLY + 1]; MAX_SEARCH_PLY + 1]>,
