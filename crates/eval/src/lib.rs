@@ -10,7 +10,6 @@
 #![warn(missing_docs)]
 
 mod evaluate;
-mod initial;
 pub mod layout;
 pub mod nnue;
 mod pawns;
@@ -19,7 +18,6 @@ mod trace;
 mod weights;
 
 pub use evaluate::{MAX_EVAL, distance, endgame_scale, evaluate, evaluate_pair, phase};
-pub use initial::initial_weights;
 pub use pawns::{PawnCache, PawnInfo, pawn_structure};
 pub use score::{MAX_PHASE, S};
 pub use trace::{Coefficients, NoTrace, Trace};

@@ -2,79 +2,60 @@
 //! (self-play SPRT, tactical suites). All are on by default; the UCI option
 //! `SearchFeatures` takes a list like `-nmp,-lmr` to turn some off.
 
-/// Which search techniques are enabled.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Features {
-    /// Reverse futility pruning.
-    pub rfp: bool,
-    /// Null move pruning.
-    pub nmp: bool,
-    /// Late move reductions.
-    pub lmr: bool,
-    /// Late move pruning.
-    pub lmp: bool,
-    /// Futility pruning of quiet moves.
-    pub futility: bool,
-    /// SEE pruning in the main search.
-    pub see: bool,
-    /// Internal iterative reduction.
-    pub iir: bool,
-    /// Check extension.
-    pub check_extension: bool,
-    /// Aspiration windows.
-    pub aspiration: bool,
-    /// Lazy SMP: odd-numbered helper threads skip some depths (diversification).
-    pub helper_skip: bool,
+/// Declares every switch once — field, UCI name, doc — and derives from that one
+/// list the struct, its all-on default, [`Features::NAMES`] and the name lookup.
+macro_rules! features {
+    ($($(#[doc = $doc:literal])+ $field:ident = $name:literal,)+) => {
+        /// Which search techniques are enabled.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub struct Features {
+            $($(#[doc = $doc])+ pub $field: bool,)+
+        }
+
+        impl Default for Features {
+            fn default() -> Self {
+                Features { $($field: true,)+ }
+            }
+        }
+
+        impl Features {
+            /// The names accepted by [`Features::parse`].
+            pub const NAMES: &'static [&'static str] = &[$($name),+];
+
+            fn flag(&mut self, name: &str) -> Option<&mut bool> {
+                match name {
+                    $($name => Some(&mut self.$field),)+
+                    _ => None,
+                }
+            }
+        }
+    };
 }
 
-impl Default for Features {
-    fn default() -> Self {
-        Features {
-            rfp: true,
-            nmp: true,
-            lmr: true,
-            lmp: true,
-            futility: true,
-            see: true,
-            iir: true,
-            check_extension: true,
-            aspiration: true,
-            helper_skip: true,
-        }
-    }
+features! {
+    /// Reverse futility pruning.
+    rfp = "rfp",
+    /// Null move pruning.
+    nmp = "nmp",
+    /// Late move reductions.
+    lmr = "lmr",
+    /// Late move pruning.
+    lmp = "lmp",
+    /// Futility pruning of quiet moves.
+    futility = "futility",
+    /// SEE pruning in the main search.
+    see = "see",
+    /// Internal iterative reduction.
+    iir = "iir",
+    /// Check extension.
+    check_extension = "checkext",
+    /// Aspiration windows.
+    aspiration = "aspiration",
+    /// Lazy SMP: odd-numbered helper threads skip some depths (diversification).
+    helper_skip = "helperskip",
 }
 
 impl Features {
-    /// The names accepted by [`Features::parse`].
-    pub const NAMES: [&'static str; 10] = [
-        "rfp",
-        "nmp",
-        "lmr",
-        "lmp",
-        "futility",
-        "see",
-        "iir",
-        "checkext",
-        "aspiration",
-        "helperskip",
-    ];
-
-    fn flag(&mut self, name: &str) -> Option<&mut bool> {
-        Some(match name {
-            "rfp" => &mut self.rfp,
-            "nmp" => &mut self.nmp,
-            "lmr" => &mut self.lmr,
-            "lmp" => &mut self.lmp,
-            "futility" => &mut self.futility,
-            "see" => &mut self.see,
-            "iir" => &mut self.iir,
-            "checkext" => &mut self.check_extension,
-            "aspiration" => &mut self.aspiration,
-            "helperskip" => &mut self.helper_skip,
-            _ => return None,
-        })
-    }
-
     /// Parses a comma-separated list of `-name` (off) and `+name` (on) items,
     /// starting from all on; an empty string or `all` means all on.
     pub fn parse(text: &str) -> Result<Features, String> {
@@ -101,8 +82,26 @@ mod tests {
     #[test]
     fn parse_lists() {
         assert_eq!(Features::parse("").unwrap(), Features::default());
+        assert_eq!(Features::parse("all").unwrap(), Features::default());
         let f = Features::parse("-nmp, -lmr").unwrap();
         assert!(!f.nmp && !f.lmr && f.rfp);
+        assert_eq!(Features::parse("-nmp,+nmp").unwrap(), Features::default());
         assert!(Features::parse("-warp").is_err());
+    }
+
+    #[test]
+    fn every_name_turns_off_its_own_switch_and_no_other() {
+        let mut seen = Vec::new();
+        for name in Features::NAMES {
+            let off = Features::parse(&format!("-{name}")).unwrap();
+            assert_ne!(off, Features::default(), "{name} turns nothing off");
+            assert!(!seen.contains(&off), "{name} turns off the same switch as another name");
+            // Turning it back on restores the default: exactly one switch was touched.
+            let mut on = off;
+            *on.flag(name).unwrap() = true;
+            assert_eq!(on, Features::default(), "{name}");
+            seen.push(off);
+        }
+        assert!(!Features::parse("-checkext").unwrap().check_extension);
     }
 }

@@ -83,7 +83,6 @@ impl Histories {
 
     /// Updates the tables after `best` (quiet) caused a cutoff, penalising the
     /// quiet moves tried before it.
-    #[allow(clippy::too_many_arguments)]
     pub fn update_quiet(
         &mut self,
         color: Color,

@@ -7,18 +7,25 @@
 
 #![warn(missing_docs)]
 
+mod choice;
+mod deepening;
 mod features;
 mod history;
 mod limits;
+mod multipv;
 pub mod params;
 mod picker;
 mod pool;
 mod report;
+mod stop;
+mod time;
 pub mod wdl;
 mod worker;
 
+pub use choice::BestMoveChoice;
 pub use features::Features;
-pub use limits::{SearchLimits, TimeManager};
-pub use pool::{BestMoveChoice, SearchJob, ThreadPool};
+pub use limits::SearchLimits;
+pub use pool::{SearchJob, ThreadPool};
 pub use report::{Reporter, SearchInfo, SearchOutcome, Silent};
+pub use time::TimeManager;
 pub use worker::INFINITY;

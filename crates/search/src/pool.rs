@@ -12,31 +12,20 @@
 //! sits behind a `RwLock` that each thread read-locks once for a whole
 //! search; resizing or clearing write-locks it while the pool is idle.
 
-use crate::limits::{SearchLimits, TimeManager};
-use crate::params::MAX_DEPTH;
-use crate::report::{Reporter, SearchInfo, SearchOutcome};
-use crate::worker::{INFINITY, SearchContext, Worker};
-use board::{Move, Position};
+use crate::choice::{BestMoveChoice, ThreadResult};
+use crate::deepening::{helper_search, main_search};
+use crate::limits::SearchLimits;
+use crate::report::{Reporter, SearchOutcome};
+use crate::stop::Signals;
+use crate::worker::Worker;
+use board::Position;
 use crossbeam_utils::CachePadded;
 use parking_lot::{Condvar, Mutex, RwLock};
-use std::cell::Cell;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
-use tt::{Bound, MATE, MATE_BOUND, TranspositionTable};
-
-/// How the final move is chosen among the threads' results.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum BestMoveChoice {
-    /// A vote: each thread's move gets `(score - worst + 10) * depth`.
-    #[default]
-    Vote,
-    /// The move of the thread that completed the deepest iteration.
-    Deepest,
-    /// The main thread's move only.
-    MainThread,
-}
+use tt::TranspositionTable;
 
 /// One search request.
 #[derive(Debug, Clone)]
@@ -55,63 +44,96 @@ pub struct SearchJob {
     pub features: crate::Features,
 }
 
-/// A thread's latest completed iteration (or the main thread's partial-iteration move).
-#[derive(Debug, Clone, Default)]
-struct ThreadResult {
-    /// The iteration the line comes from.
-    depth: i32,
-    score: i32,
-    /// `Exact` for a completed iteration, `Lower` for a move from an unfinished one.
-    bound: Bound,
-    /// The principal variation; empty before the first iteration completes.
-    pv: Vec<Move>,
+/// What the threads are told to do: one command per epoch.
+#[derive(Clone)]
+enum Command {
+    /// Search this job.
+    Search(Arc<SearchJob>),
+    /// Forget the histories (`ucinewgame`, `Clear Hash`).
+    ClearHistories,
 }
 
-impl ThreadResult {
-    fn best(&self) -> Option<Move> {
-        self.pv.first().copied()
-    }
-
-    fn ponder(&self) -> Option<Move> {
-        self.pv.get(1).copied()
-    }
-
-    /// The deepest iteration behind the line that was completed: a move from an
-    /// unfinished iteration counts as the iteration before it.
-    fn completed_depth(&self) -> i32 {
-        if self.bound == Bound::Exact { self.depth } else { self.depth - 1 }
-    }
-}
-
+/// The pool's commands to its threads, under the pool's mutex.
+///
+/// A command is a value of its epoch, not a flag that someone resets: it is
+/// replaced only by the next [`Control::issue`], when every thread has finished
+/// it. A thread that wakes late (after the others have finished) therefore
+/// still finds the command it woke for, and a `ClearHistories` is never missed.
 struct Control {
-    job: Option<Arc<SearchJob>>,
-    /// Incremented for every command to the threads.
+    /// The latest command; `None` only before the first.
+    command: Option<Command>,
+    /// Incremented for every command.
     epoch: u64,
-    clear_histories: bool,
     quit: bool,
     /// Threads still working on the current command.
     active: usize,
 }
 
-struct Shared {
-    tt: RwLock<TranspositionTable>,
-    /// Read at every node by every thread: a cache line of its own, so that writes
-    /// to the fields around it (locks, flags) never evict it from the readers' caches.
-    stop: CachePadded<AtomicBool>,
-    /// True while the search must not end on its own (`go infinite`, `go ponder`).
-    hold: AtomicBool,
-    /// Set by `ponderhit`: the main thread restarts its clock and releases the hold.
-    ponderhit: AtomicBool,
-    counters: RwLock<Arc<[CachePadded<AtomicU64>]>>,
-    results: Mutex<Vec<ThreadResult>>,
+impl Control {
+    fn new() -> Control {
+        Control { command: None, epoch: 0, quit: false, active: 0 }
+    }
+
+    /// Gives `threads` threads a new command (the pool must be idle).
+    fn issue(&mut self, command: Command, threads: usize) {
+        debug_assert_eq!(self.active, 0, "a command issued while the threads work");
+        self.command = Some(command);
+        self.epoch += 1;
+        self.active = threads;
+    }
+
+    /// The command a thread that last ran epoch `seen` has not run yet, if any.
+    fn take(&self, seen: &mut u64) -> Option<Command> {
+        if self.epoch == *seen {
+            return None;
+        }
+        *seen = self.epoch;
+        debug_assert!(self.command.is_some(), "every epoch has its command");
+        self.command.clone()
+    }
+
+    /// A thread has finished the current command. Returns whether to wake the
+    /// waiters: at 1 the main thread, waiting for the last helper, may go on;
+    /// at 0 the pool is idle.
+    fn finish(&mut self) -> bool {
+        self.active -= 1;
+        self.active <= 1
+    }
+}
+
+/// What the pool's threads share.
+pub(crate) struct Shared {
+    pub tt: RwLock<TranspositionTable>,
+    /// The stop flag and the hold of `go infinite` / `go ponder`.
+    pub signals: Signals,
+    /// Each thread's published node count.
+    pub counters: RwLock<Arc<[CachePadded<AtomicU64>]>>,
+    /// Each thread's latest line (see [`ThreadResult`]).
+    pub results: Mutex<Vec<ThreadResult>>,
     control: Mutex<Control>,
     wake: Condvar,
     idle: Condvar,
-    reporter: Arc<dyn Reporter>,
-    choice: Mutex<BestMoveChoice>,
+    pub reporter: Arc<dyn Reporter>,
+    pub choice: Mutex<BestMoveChoice>,
     /// The evaluation network of the next searches (`None`: the hand-written evaluation).
-    network: Mutex<Option<Arc<eval::nnue::Network>>>,
-    last_outcome: Mutex<Option<SearchOutcome>>,
+    pub network: Mutex<Option<Arc<eval::nnue::Network>>>,
+    pub last_outcome: Mutex<Option<SearchOutcome>>,
+}
+
+impl Shared {
+    /// Publishes thread `id`'s latest line.
+    pub fn publish(&self, id: usize, result: ThreadResult) {
+        self.results.lock()[id] = result;
+    }
+
+    /// Blocks the main thread until every helper has finished the current command.
+    pub fn wait_for_helpers(&self) {
+        // Each thread decrements `active` and notifies under this lock when it is done.
+        let mut c = self.control.lock();
+        while c.active > 1 {
+            self.idle.wait(&mut c);
+        }
+    }
 }
 
 /// The pool of search threads.
@@ -127,18 +149,10 @@ impl ThreadPool {
         tt.set_threads(threads.max(1));
         let shared = Arc::new(Shared {
             tt: RwLock::new(tt),
-            stop: CachePadded::new(AtomicBool::new(false)),
-            hold: AtomicBool::new(false),
-            ponderhit: AtomicBool::new(false),
+            signals: Signals::new(),
             counters: RwLock::new(Arc::from(Vec::new())),
             results: Mutex::new(Vec::new()),
-            control: Mutex::new(Control {
-                job: None,
-                epoch: 0,
-                clear_histories: false,
-                quit: false,
-                active: 0,
-            }),
+            control: Mutex::new(Control::new()),
             wake: Condvar::new(),
             idle: Condvar::new(),
             reporter,
@@ -162,7 +176,7 @@ impl ThreadPool {
             let handle = std::thread::Builder::new()
                 .name(format!("search-{id}"))
                 .stack_size(16 << 20)
-                .spawn(move || thread_main(&shared, id, threads, epoch))
+                .spawn(move || thread_main(&shared, id, epoch))
                 .expect("the OS refused to start a search thread");
             self.handles.push(handle);
         }
@@ -203,9 +217,7 @@ impl ThreadPool {
     pub fn start(&self, job: SearchJob) {
         self.stop();
         self.wait_idle();
-        self.shared.stop.store(false, Ordering::SeqCst);
-        self.shared.ponderhit.store(false, Ordering::SeqCst);
-        self.shared.hold.store(job.limits.infinite || job.limits.ponder, Ordering::SeqCst);
+        self.shared.signals.arm(job.limits.infinite || job.limits.ponder);
         for c in self.shared.counters.read().iter() {
             c.store(0, Ordering::Relaxed);
         }
@@ -214,26 +226,18 @@ impl ThreadPool {
         }
         self.shared.tt.read().new_search();
         let mut c = self.shared.control.lock();
-        c.job = Some(Arc::new(job));
-        c.epoch += 1;
-        c.active = self.handles.len();
+        c.issue(Command::Search(Arc::new(job)), self.handles.len());
         self.shared.wake.notify_all();
     }
 
     /// Asks the running search (if any) to stop; the best move follows shortly.
     pub fn stop(&self) {
-        self.shared.hold.store(false, Ordering::SeqCst);
-        self.shared.stop.store(true, Ordering::SeqCst);
+        self.shared.signals.stop();
     }
 
     /// `ponderhit`: the pondered move was played; the search continues on the clock.
     pub fn ponderhit(&self) {
-        self.shared.ponderhit.store(true, Ordering::SeqCst);
-    }
-
-    /// Whether a search is running.
-    pub fn is_searching(&self) -> bool {
-        self.shared.control.lock().active > 0
+        self.shared.signals.ponderhit();
     }
 
     /// Blocks until no search is running.
@@ -258,10 +262,7 @@ impl ThreadPool {
         self.wait_idle();
         self.shared.tt.write().clear();
         let mut c = self.shared.control.lock();
-        c.job = None;
-        c.clear_histories = true;
-        c.epoch += 1;
-        c.active = self.handles.len();
+        c.issue(Command::ClearHistories, self.handles.len());
         self.shared.wake.notify_all();
         drop(c);
         self.wait_idle();
@@ -280,15 +281,15 @@ impl ThreadPool {
         (tt.huge_pages(), tt.size_mb())
     }
 
+    /// Chooses how the final move is picked among threads.
+    pub fn set_best_move_choice(&self, choice: BestMoveChoice) {
+        *self.shared.choice.lock() = choice;
+    }
+
     /// Chooses the evaluation of the next searches: a network, or `None` for the
     /// hand-written evaluation (the default while the network is being proven).
     pub fn set_network(&self, network: Option<Arc<eval::nnue::Network>>) {
         *self.shared.network.lock() = network;
-    }
-
-    /// Chooses how the final move is picked among threads.
-    pub fn set_best_move_choice(&self, choice: BestMoveChoice) {
-        *self.shared.choice.lock() = choice;
     }
 }
 
@@ -298,308 +299,76 @@ impl Drop for ThreadPool {
     }
 }
 
-fn thread_main(shared: &Shared, id: usize, threads: usize, mut seen: u64) {
+fn thread_main(shared: &Shared, id: usize, mut seen: u64) {
     let mut worker = Worker::new();
     loop {
-        let (job, clear) = {
+        let command = {
             let mut c = shared.control.lock();
-            while c.epoch == seen && !c.quit {
+            loop {
+                if c.quit {
+                    return;
+                }
+                if let Some(command) = c.take(&mut seen) {
+                    break command;
+                }
                 shared.wake.wait(&mut c);
             }
-            if c.quit {
-                return;
-            }
-            seen = c.epoch;
-            (c.job.clone(), c.clear_histories)
         };
-        if clear {
-            worker.clear();
+        match command {
+            Command::Search(job) if id == 0 => main_search(shared, &mut worker, &job),
+            Command::Search(job) => helper_search(shared, &mut worker, &job, id),
+            Command::ClearHistories => worker.clear(),
         }
-        if let Some(job) = job {
-            if id == 0 {
-                main_search(shared, &mut worker, &job, threads);
-            } else {
-                helper_search(shared, &mut worker, &job, id);
-            }
-        }
-        let mut c = shared.control.lock();
-        c.active -= 1;
-        if id == 0 {
-            c.clear_histories = false;
-        }
-        if c.active == 0 {
-            c.clear_histories = false;
-        }
-        // At 1 the main thread, waiting for the last helper, may go on; at 0 the pool is idle.
-        if c.active <= 1 {
+        if shared.control.lock().finish() {
             shared.idle.notify_all();
         }
     }
 }
 
-/// Whether helper `id`, having completed `depth`, skips `depth + 1`.
-fn skips_next_depth(id: usize, depth: i32) -> bool {
-    id % 2 == 1 && depth >= 4 && (depth + id as i32) % 3 == 0
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use board::Board;
 
-fn total_nodes(shared: &Shared) -> u64 {
-    sum(&shared.counters.read())
-}
-
-fn sum(counters: &[CachePadded<AtomicU64>]) -> u64 {
-    counters.iter().map(|c| c.load(Ordering::Relaxed)).sum()
-}
-
-/// Whether a `go nodes` limit on the total of all threads is reached. Every thread
-/// checks it every 1024 of its own nodes, so the total overshoots by at most about
-/// 2 × 1024 nodes a thread however the threads are scheduled.
-fn over_node_limit(limit: Option<u64>, counters: &[CachePadded<AtomicU64>]) -> bool {
-    limit.is_some_and(|n| sum(counters) >= n)
-}
-
-/// A helper: iterative deepening with no output and no clock, until the stop flag.
-/// Odd helpers skip a depth now and then so threads spread over neighbouring depths
-/// (feature `helperskip`, on by default).
-fn helper_search(shared: &Shared, worker: &mut Worker, job: &SearchJob, id: usize) {
-    let tt = shared.tt.read();
-    let counters = Arc::clone(&shared.counters.read());
-    let node_limit = job.limits.nodes;
-    let should_stop = |_: u64| over_node_limit(node_limit, &counters);
-    let ctx = SearchContext {
-        tt: &tt,
-        stop: &shared.stop,
-        node_counter: &counters[id],
-        should_stop: &should_stop,
-        node_limit: None,
-        features: job.features,
-    };
-    worker.prepare(&job.position, &job.limits.search_moves, shared.network.lock().clone());
-    // Under `go depth N` a helper keeps searching past N until the main thread stops
-    // (its deeper entries still help the main thread; an idle helper is a wasted core),
-    // but only its iterations up to N take part in the choice of the move.
-    let max_depth = job.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
-    let mut score = 0;
-    let mut depth = 1;
-    while depth <= MAX_DEPTH && !shared.stop.load(Ordering::Relaxed) {
-        score = worker.aspiration(&ctx, depth, score, |_, _, _| {});
-        if worker.was_stopped() {
-            break;
-        }
-        let pv = worker.root_pv();
-        if depth <= max_depth {
-            shared.results.lock()[id] =
-                ThreadResult { depth, score, bound: Bound::Exact, pv: pv.to_vec() };
-        }
-        depth += if job.features.helper_skip && skips_next_depth(id, depth) { 2 } else { 1 };
-    }
-    counters[id].store(worker.nodes, Ordering::Relaxed);
-}
-
-/// The main thread: iterative deepening with MultiPV, reports, the clock, then the
-/// wait for helpers and the best move.
-fn main_search(shared: &Shared, worker: &mut Worker, job: &SearchJob, threads: usize) {
-    let tt = shared.tt.read();
-    let counters = Arc::clone(&shared.counters.read());
-    let root = *job.position.board();
-    let limits = &job.limits;
-    // Only this thread reads or restarts its clock: a `Cell`, no lock in the search.
-    let clock =
-        Cell::new(TimeManager::new(limits, root.side_to_move(), job.move_overhead, job.start));
-    let node_limit = limits.nodes;
-    let should_stop = |_: u64| {
-        // A plain load first: the swap takes the line exclusively, every 1024 nodes.
-        if shared.ponderhit.load(Ordering::Relaxed)
-            && shared.ponderhit.swap(false, Ordering::SeqCst)
-        {
-            let mut restarted = clock.get();
-            restarted.restart(Instant::now());
-            clock.set(restarted);
-            shared.hold.store(false, Ordering::SeqCst);
-        }
-        if limits.ponder && shared.hold.load(Ordering::Relaxed) {
-            return false;
-        }
-        clock.get().hard_expired() || (threads > 1 && over_node_limit(node_limit, &counters))
-    };
-    let ctx = SearchContext {
-        tt: &tt,
-        stop: &shared.stop,
-        node_counter: &counters[0],
-        should_stop: &should_stop,
-        node_limit: if threads == 1 { node_limit } else { None },
-        features: job.features,
-    };
-    worker.prepare(&job.position, &limits.search_moves, shared.network.lock().clone());
-    let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
-    let lines = job.multipv.clamp(1, worker.root_moves.len().max(1));
-    let mut scores = vec![0; lines];
-    let mut last_best = None;
-    let mut stable_iterations = 0;
-    let report =
-        |w: &Worker, depth: i32, multipv: usize, score: i32, bound: Bound, pv: Vec<Move>| {
-            shared.reporter.info(&SearchInfo {
-                root,
-                depth,
-                seldepth: w.seldepth,
-                multipv,
-                score,
-                bound,
-                nodes: total_nodes(shared).max(w.nodes),
-                elapsed: job.start.elapsed(),
-                hashfull: tt.hashfull(),
-                pv,
-            });
-        };
-
-    if !worker.root_moves.is_empty() {
-        for depth in 1..=max_depth {
-            let mut completed: Vec<(i32, Vec<Move>)> = Vec::with_capacity(lines);
-            worker.excluded_root.clear();
-            for (line, previous) in scores.iter_mut().enumerate() {
-                let score = worker.aspiration(&ctx, depth, *previous, |w, s, bound| {
-                    if job.start.elapsed() > Duration::from_secs(2) && lines == 1 {
-                        counters[0].store(w.nodes, Ordering::Relaxed);
-                        report(w, depth, line + 1, s, bound, w.root_pv().to_vec());
-                    }
-                });
-                if worker.was_stopped() {
-                    // Cut short: a root move that beat the previous best at this depth
-                    // (searched in full, or failing high) is better informed than the
-                    // last completed iteration, so it becomes the answer (reported by
-                    // the final `info` line below, as a lower bound).
-                    if let Some(p) = worker.partial_root()
-                        && lines == 1
-                        && depth > 1
-                        && last_best != Some(p.best)
-                    {
-                        let pv = worker.root_pv();
-                        let pv = if pv.first() == Some(&p.best) {
-                            pv.to_vec()
-                        } else {
-                            std::iter::once(p.best).chain(p.ponder).collect()
-                        };
-                        shared.results.lock()[0] =
-                            ThreadResult { depth, score: p.score, bound: Bound::Lower, pv };
-                    }
-                    break;
-                }
-                *previous = score;
-                let pv = worker.root_pv().to_vec();
-                if let Some(&first) = pv.first() {
-                    worker.excluded_root.push(first);
-                }
-                completed.push((score, pv));
-            }
-            if completed.len() < lines {
-                break;
-            }
-            counters[0].store(worker.nodes, Ordering::Relaxed);
-            completed.sort_by_key(|(s, _)| std::cmp::Reverse(*s));
-            for (i, (score, pv)) in completed.iter().enumerate() {
-                report(worker, depth, i + 1, *score, Bound::Exact, pv.clone());
-            }
-            let (score, pv) = &completed[0];
-            let best = pv.first().copied();
-            shared.results.lock()[0] =
-                ThreadResult { depth, score: *score, bound: Bound::Exact, pv: pv.clone() };
-            stable_iterations = if best == last_best { stable_iterations + 1 } else { 0 };
-            last_best = best;
-
-            if let Some(m) = limits.mate
-                && *score >= MATE_BOUND
-                && MATE - *score <= 2 * m as i32
-            {
-                break;
-            }
-            let factor = 1.4 - 0.15 * f64::from(stable_iterations.min(5));
-            if !shared.hold.load(Ordering::Relaxed) && clock.get().soft_expired(factor) {
-                break;
-            }
-            if limits.soft_nodes.is_some_and(|n| total_nodes(shared).max(worker.nodes) >= n) {
-                break;
-            }
-        }
-    }
-
-    let interrupted = worker.was_stopped();
-
-    // `go infinite` and `go ponder` never end on their own: wait for `stop` or `ponderhit`.
-    while shared.hold.load(Ordering::SeqCst) && !shared.stop.load(Ordering::SeqCst) {
-        if shared.ponderhit.swap(false, Ordering::SeqCst) {
-            shared.hold.store(false, Ordering::SeqCst);
-        }
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    shared.stop.store(true, Ordering::SeqCst);
-    counters[0].store(worker.nodes, Ordering::Relaxed);
-    {
-        let mut c = shared.control.lock();
-        while c.active > 1 {
-            shared.idle.wait_for(&mut c, Duration::from_millis(1));
-        }
-    }
-    let results = shared.results.lock().clone();
-    let choice = *shared.choice.lock();
-    let chosen_thread = choose(&results, choice);
-    let chosen = results.get(chosen_thread).cloned().unwrap_or_default();
-    // The last `info` line describes the move played, with the final node count and
-    // time: after an unfinished iteration (whose nodes no line has reported yet), or
-    // when another thread's line won the vote, one more line is due.
-    if lines == 1 && chosen.best().is_some() && (interrupted || chosen_thread != 0) {
-        report(worker, chosen.depth, 1, chosen.score, chosen.bound, chosen.pv.clone());
-    }
-    let best = chosen.best().or_else(|| worker.root_moves.first().copied());
-    let ponder = if chosen.best().is_some() { chosen.ponder() } else { None };
-    let ponder = ponder.filter(|&p| {
-        best.is_some_and(|b| {
-            let mut after = root;
-            after.play_unchecked(b);
-            after.is_legal(p)
+    fn job() -> Arc<SearchJob> {
+        Arc::new(SearchJob {
+            position: Position::new(Board::startpos()),
+            limits: SearchLimits::default(),
+            multipv: 1,
+            move_overhead: Duration::ZERO,
+            start: Instant::now(),
+            features: crate::Features::default(),
         })
-    });
-    let outcome = SearchOutcome {
-        root,
-        best,
-        ponder,
-        score: chosen.score,
-        depth: chosen.completed_depth(),
-        nodes: total_nodes(shared),
-        elapsed: job.start.elapsed(),
-    };
-    *shared.last_outcome.lock() = Some(outcome.clone());
-    shared.reporter.best_move(&outcome);
-}
-
-/// Picks the thread whose line is played (an index into `results`; 0 is the main thread).
-fn choose(results: &[ThreadResult], choice: BestMoveChoice) -> usize {
-    let done = || results.iter().enumerate().filter(|(_, r)| r.best().is_some());
-    if done().next().is_none() || choice == BestMoveChoice::MainThread {
-        return 0;
     }
-    // Among the threads that chose `mv`, the deepest one's line.
-    let deepest_with = |mv: Option<Move>| {
-        done()
-            .filter(|(_, r)| mv.is_none() || r.best() == mv)
-            .max_by_key(|(_, r)| (r.completed_depth(), r.score))
-            .map_or(0, |(i, _)| i)
-    };
-    match choice {
-        BestMoveChoice::Deepest => deepest_with(None),
-        _ => {
-            let worst = done().map(|(_, r)| r.score).min().unwrap_or(-INFINITY);
-            let mut votes: Vec<(Move, i64)> = Vec::new();
-            for (_, r) in done() {
-                let Some(mv) = r.best() else { continue };
-                let weight = i64::from(r.score - worst + 10) * i64::from(r.completed_depth());
-                match votes.iter_mut().find(|(m, _)| *m == mv) {
-                    Some((_, v)) => *v += weight,
-                    None => votes.push((mv, weight)),
-                }
+
+    #[test]
+    fn a_thread_that_wakes_late_still_gets_the_clear() {
+        // Two threads; `seen` is each one's last epoch. Either may wake last.
+        for late in [0, 1] {
+            let mut c = Control::new();
+            let mut seen = [0u64; 2];
+            c.issue(Command::Search(job()), 2);
+            for s in &mut seen {
+                assert!(matches!(c.take(s), Some(Command::Search(_))));
+                c.finish();
             }
-            votes
-                .iter()
-                .max_by_key(|(_, v)| *v)
-                .map_or(0, |&(winner, _)| deepest_with(Some(winner)))
+            c.issue(Command::ClearHistories, 2);
+            // The other thread takes the command and finishes before `late` wakes.
+            let early = 1 - late;
+            assert!(matches!(c.take(&mut seen[early]), Some(Command::ClearHistories)));
+            assert!(c.finish(), "one thread left: the main thread may go on");
+            assert!(c.take(&mut seen[early]).is_none(), "a command runs once per thread");
+            assert!(
+                matches!(c.take(&mut seen[late]), Some(Command::ClearHistories)),
+                "thread {late} woke after thread {early} had finished and missed the clear"
+            );
+            assert!(c.finish());
+            assert_eq!(c.active, 0);
+            // The next search is a search for both, not a second clear.
+            c.issue(Command::Search(job()), 2);
+            for s in &mut seen {
+                assert!(matches!(c.take(s), Some(Command::Search(_))));
+            }
         }
     }
 }

@@ -1,9 +1,11 @@
 //! What the search tells the outside world. The search never prints: the UCI
 //! layer implements [`Reporter`] and formats the lines.
 
+use crate::stop::StopCheck;
+use crate::worker::Worker;
 use board::{Board, Move};
-use std::time::Duration;
-use tt::Bound;
+use std::time::{Duration, Instant};
+use tt::{Bound, TranspositionTable};
 
 /// One `info` report: a completed (or failed-high/low) line of the main thread.
 #[derive(Debug, Clone)]
@@ -71,4 +73,62 @@ pub struct Silent;
 impl Reporter for Silent {
     fn info(&self, _: &SearchInfo) {}
     fn best_move(&self, _: &SearchOutcome) {}
+}
+
+/// Aspiration fail-high and fail-low lines are reported only after this long
+/// (and with a single principal variation): early on they would flood the GUI.
+const FAIL_REPORT_DELAY: Duration = Duration::from_secs(2);
+
+/// The main thread's reports for one search: fills in the figures every line
+/// shares (time, nodes of all threads, table usage) and decides which lines are due.
+pub(crate) struct Reports<'a> {
+    pub reporter: &'a dyn Reporter,
+    pub root: Board,
+    pub start: Instant,
+    pub tt: &'a TranspositionTable,
+    pub stop: &'a StopCheck<'a>,
+    /// How many principal variations the search reports (MultiPV).
+    pub lines: usize,
+}
+
+impl Reports<'_> {
+    /// Reports a line of `worker`'s search.
+    pub fn line(
+        &self,
+        worker: &Worker,
+        depth: i32,
+        multipv: usize,
+        score: i32,
+        bound: Bound,
+        pv: Vec<Move>,
+    ) {
+        self.reporter.info(&SearchInfo {
+            root: self.root,
+            depth,
+            seldepth: worker.seldepth,
+            multipv,
+            score,
+            bound,
+            nodes: self.stop.total_nodes().max(worker.nodes),
+            elapsed: self.start.elapsed(),
+            hashfull: self.tt.hashfull(),
+            pv,
+        });
+    }
+
+    /// An aspiration window failed high or low (`bound`) on line `multipv`: reported
+    /// when due (see [`FAIL_REPORT_DELAY`]).
+    pub fn aspiration_fail(
+        &self,
+        worker: &Worker,
+        depth: i32,
+        multipv: usize,
+        score: i32,
+        bound: Bound,
+    ) {
+        if self.start.elapsed() > FAIL_REPORT_DELAY && self.lines == 1 {
+            self.stop.publish(worker.nodes);
+            self.line(worker, depth, multipv, score, bound, worker.root_pv().to_vec());
+        }
+    }
 }

@@ -1,26 +1,37 @@
-//! One search thread's state and its alpha-beta search.
+//! One search thread's state, and the few methods through which the search
+//! changes and evaluates its position.
 //!
 //! Every thread of the Lazy SMP pool owns a [`Worker`]: its own position,
 //! stack, principal-variation table, histories and pawn cache. Threads share
 //! only the transposition table, the stop flag and their published node counts.
+//!
+//! The search itself is split by concern, one file each:
+//!
+//! | file | what |
+//! |---|---|
+//! | `worker/aspiration.rs` | [`Worker::aspiration`]: the root search with an aspiration window |
+//! | `worker/search.rs` | [`Worker::search`]: the principal variation search, step by step |
+//! | `worker/qsearch.rs` | [`Worker::qsearch`]: quiescence |
+//! | `worker/table.rs` | how the search reads and writes the transposition table |
+
+mod aspiration;
+mod qsearch;
+mod search;
+mod table;
 
 use crate::history::{Histories, PieceTo};
-use crate::params::*;
-use crate::picker::{MovePicker, PickerContext, is_noisy};
-use board::{Board, Move, Piece, Position};
+use crate::params::MAX_SEARCH_PLY;
+use crate::stop::StopCheck;
+use board::{Board, Color, Move, Piece, Position};
 use eval::PawnCache;
 use eval::nnue::{Accumulator, Network};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use tt::{Bound, MATE, MATE_BOUND, Record, TranspositionTable, from_tt_score, to_tt_score};
+use tt::{MATE, Record, TranspositionTable};
 
 /// A score above any real one.
 pub const INFINITY: i32 = MATE + 1;
 /// The static evaluation slot of a node in check (no evaluation is made there).
 const NO_EVAL: i32 = -INFINITY;
-
-/// How often (in nodes) a thread publishes its node count and the main thread checks the clock.
-const CHECK_INTERVAL: u64 = 1024;
 
 /// Per-ply search state.
 #[derive(Clone, Copy)]
@@ -31,30 +42,25 @@ struct Frame {
 }
 
 /// What a search needs from outside its thread, for one `go`.
-pub struct SearchContext<'a> {
+pub(crate) struct SearchContext<'a> {
     /// The shared table.
     pub tt: &'a TranspositionTable,
-    /// Raised to stop every thread.
-    pub stop: &'a AtomicBool,
-    /// This thread's published node count.
-    pub node_counter: &'a AtomicU64,
-    /// Called every [`CHECK_INTERVAL`] nodes on the main thread: returns `true` to stop.
-    pub should_stop: &'a dyn Fn(u64) -> bool,
-    /// Node limit for a single-threaded search (checked exactly).
-    pub node_limit: Option<u64>,
+    /// When this search stops.
+    pub stop: StopCheck<'a>,
     /// Which techniques are on.
     pub features: crate::Features,
 }
 
 /// A search thread's private state.
 pub struct Worker {
-    pub(crate) position: Position,
-    pub(crate) histories: Box<Histories>,
+    /// Changed only through `make_move`, `make_null` and `unmake_move` (and `prepare`).
+    position: Position,
+    histories: Box<Histories>,
     pawn_cache: PawnCache,
     /// The evaluation network (`None`: the hand-written evaluation).
     network: Option<Arc<Network>>,
     /// The network's accumulators along the current line: `[0]` is the root's,
-    /// `[len - 1]` the current position's.
+    /// `[accumulators_len - 1]` the current position's.
     accumulators: Box<[Accumulator]>,
     accumulators_len: usize,
     frames: Vec<Frame>,
@@ -71,6 +77,11 @@ pub struct Worker {
     stopped: bool,
     /// Depth of the current root iteration (bounds the extensions).
     root_depth: i32,
+    /// While a null-move verification search runs (Step 6): the side that passed
+    /// may not pass again before this ply. 0 when no verification runs.
+    nmp_min_ply: usize,
+    /// The side whose null move is being verified.
+    nmp_color: Color,
     /// The latest root move of the current iteration that was fully searched and raised
     /// alpha (or failed high), with its score and reply: usable if the iteration is cut short.
     partial_root: Option<PartialRoot>,
@@ -116,6 +127,8 @@ impl Worker {
             excluded_root: Vec::new(),
             stopped: false,
             root_depth: 0,
+            nmp_min_ply: 0,
+            nmp_color: Color::White,
             partial_root: None,
         }
     }
@@ -143,6 +156,7 @@ impl Worker {
         self.nodes = 0;
         self.seldepth = 0;
         self.stopped = false;
+        self.nmp_min_ply = 0;
         let legal = self.position.board().legal_moves();
         self.root_moves = legal
             .iter()
@@ -174,92 +188,15 @@ impl Worker {
         self.partial_root
     }
 
-    /// Searches the root with an aspiration window around `previous` (or a full
-    /// window), returning the score. `report` is called on fail-high / fail-low.
-    pub fn aspiration(
-        &mut self,
-        ctx: &SearchContext,
-        depth: i32,
-        previous: i32,
-        mut report: impl FnMut(&Worker, i32, Bound),
-    ) -> i32 {
-        self.root_depth = depth;
-        self.partial_root = None;
-        let mut delta = ASPIRATION_WINDOW;
-        let (mut alpha, mut beta) =
-            if ctx.features.aspiration && depth >= 5 && previous.abs() < MATE_BOUND {
-                ((previous - delta).max(-INFINITY), (previous + delta).min(INFINITY))
-            } else {
-                (-INFINITY, INFINITY)
-            };
-        loop {
-            let score = self.search(ctx, alpha, beta, depth, 0, false);
-            if self.stopped {
-                return score;
-            }
-            if score <= alpha {
-                report(self, score, Bound::Upper);
-                beta = (alpha + beta) / 2;
-                alpha = (score - delta).max(-INFINITY);
-            } else if score >= beta {
-                report(self, score, Bound::Lower);
-                beta = (score + delta).min(INFINITY);
-            } else {
-                return score;
-            }
-            delta += delta / 2;
-            if delta > 1000 {
-                alpha = -INFINITY;
-                beta = INFINITY;
-            }
-        }
-    }
-
     #[inline(always)]
     fn board(&self) -> &Board {
         self.position.board()
     }
 
-    /// Decides whether to stop and, if not, counts the node about to be searched
-    /// (so a `go nodes N` search reports exactly the nodes it searched, at most N).
-    #[inline(always)]
-    fn visit(&mut self, ctx: &SearchContext) -> bool {
-        if ctx.node_limit.is_some_and(|n| self.nodes >= n) {
-            ctx.stop.store(true, Ordering::Relaxed);
-        }
-        if ctx.stop.load(Ordering::Relaxed) {
-            self.stopped = true;
-            return true;
-        }
-        self.nodes += 1;
-        if self.nodes.is_multiple_of(CHECK_INTERVAL) {
-            ctx.node_counter.store(self.nodes, Ordering::Relaxed);
-            if (ctx.should_stop)(self.nodes) {
-                ctx.stop.store(true, Ordering::Relaxed);
-            }
-        }
-        false
-    }
-
-    fn is_draw(&self) -> bool {
-        let board = self.board();
-        board.is_insufficient_material()
-            || self.position.is_repetition()
-            || (board.halfmove_clock() >= 100 && (!board.in_check() || board.has_legal_move()))
-    }
-
-    /// The static evaluation of the current position, for the side to move.
-    fn evaluate(&mut self) -> i32 {
-        let board = self.position.board();
-        match &self.network {
-            Some(net) => {
-                net.evaluate(&self.accumulators[self.accumulators_len - 1], board.side_to_move())
-            }
-            None => eval::evaluate(board, &mut self.pawn_cache),
-        }
-    }
-
-    /// Plays `mv` on the search's position (and the network's accumulators).
+    /// Plays `mv`, legal in the current position. Every move the search makes
+    /// goes through here and [`Worker::unmake_move`] (and a null move through
+    /// [`Worker::make_null`]): the one place to update anything incremental
+    /// that follows the position, such as an evaluation accumulator.
     #[inline(always)]
     fn make_move(&mut self, mv: Move) {
         if let Some(net) = &self.network {
@@ -270,7 +207,7 @@ impl Worker {
         self.position.push(mv);
     }
 
-    /// Passes the turn.
+    /// Passes the move to the opponent (null move pruning).
     #[inline(always)]
     fn make_null(&mut self) {
         if self.network.is_some() {
@@ -281,13 +218,52 @@ impl Worker {
         self.position.push_null();
     }
 
-    /// Takes back the last move or null move.
+    /// Takes back the last [`Worker::make_move`] or [`Worker::make_null`].
     #[inline(always)]
-    fn unmake(&mut self) {
+    fn unmake_move(&mut self) {
         if self.network.is_some() {
             self.accumulators_len -= 1;
         }
         self.position.pop();
+    }
+
+    /// The static evaluation of the current position, from the side to move's
+    /// point of view: the search's only call of the evaluation.
+    fn evaluate(&mut self) -> i32 {
+        let board = self.position.board();
+        match &self.network {
+            Some(net) => {
+                net.evaluate(&self.accumulators[self.accumulators_len - 1], board.side_to_move())
+            }
+            None => eval::evaluate(board, &mut self.pawn_cache),
+        }
+    }
+
+    /// The static evaluation of a node not in check: the one the table stored with
+    /// the position (`hit`), or else a fresh [`Worker::evaluate`].
+    #[inline(always)]
+    fn static_eval(&mut self, hit: Option<&Record>) -> i32 {
+        match hit {
+            Some(h) => h.eval,
+            None => self.evaluate(),
+        }
+    }
+
+    /// Decides whether to stop and, if not, counts the node about to be searched.
+    #[inline(always)]
+    fn visit(&mut self, ctx: &SearchContext) -> bool {
+        let stop = ctx.stop.enter_node(&mut self.nodes);
+        if stop {
+            self.stopped = true;
+        }
+        stop
+    }
+
+    fn is_draw(&self) -> bool {
+        let board = self.board();
+        board.is_insufficient_material()
+            || self.position.is_repetition()
+            || (board.halfmove_clock() >= 100 && (!board.in_check() || board.has_legal_move()))
     }
 
     #[inline(always)]
@@ -308,483 +284,5 @@ impl Worker {
             self.pv[ply][i] = self.pv[ply + 1][i];
         }
         self.pv_len[ply] = child_len;
-    }
-
-    /// Principal variation search. PV nodes have `beta - alpha > 1`.
-    #[allow(clippy::too_many_lines)]
-    pub(crate) fn search(
-        &mut self,
-        ctx: &SearchContext,
-        mut alpha: i32,
-        mut beta: i32,
-        mut depth: i32,
-        ply: usize,
-        cut_node: bool,
-    ) -> i32 {
-        let pv_node = beta - alpha > 1;
-        let root = ply == 0;
-        self.pv_len[ply] = ply;
-        if depth <= 0 {
-            return self.qsearch(ctx, alpha, beta, ply, true);
-        }
-        if self.visit(ctx) {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        let in_check = self.board().in_check();
-
-        if !root {
-            // Step 1. Draws by rule and the ply limit.
-            if self.is_draw() {
-                return 0;
-            }
-            if ply >= MAX_SEARCH_PLY {
-                return if in_check { 0 } else { self.evaluate() };
-            }
-            // Step 2. Mate distance pruning: no line here can beat a mate already found nearer the root.
-            alpha = alpha.max(-MATE + ply as i32);
-            beta = beta.min(MATE - ply as i32 - 1);
-            if alpha >= beta {
-                return alpha;
-            }
-        }
-
-        // Step 3. Transposition table: the stored move, and a cutoff at non-PV nodes when the
-        // stored depth is enough and the bound allows it.
-        let key = self.board().key();
-        let hit = ctx.tt.probe(key);
-        let mut hash_move = Move::NULL;
-        if let Some(h) = hit {
-            let mv = Move::from_bits(h.mv);
-            if self.board().is_legal(mv) {
-                hash_move = mv;
-            }
-            let score = from_tt_score(h.score, ply as i32);
-            if !pv_node
-                && h.depth >= depth
-                && match h.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                    Bound::None => false,
-                }
-            {
-                return score;
-            }
-        }
-        if root && !self.root_moves.contains(&hash_move) {
-            hash_move = Move::NULL;
-        }
-
-        // Step 4. Static evaluation (the table's stored eval saves a call; its score refines it).
-        let static_eval = if in_check {
-            NO_EVAL
-        } else {
-            match hit {
-                Some(h) => h.eval,
-                None => self.evaluate(),
-            }
-        };
-        let mut eval = static_eval;
-        if let Some(h) = hit
-            && !in_check
-        {
-            let score = from_tt_score(h.score, ply as i32);
-            if score.abs() < MATE_BOUND
-                && match h.bound {
-                    Bound::Lower => score > eval,
-                    Bound::Upper => score < eval,
-                    Bound::Exact => true,
-                    Bound::None => false,
-                }
-            {
-                eval = score;
-            }
-        }
-        self.frames[ply].static_eval = static_eval;
-        let improving = !in_check
-            && ply >= 2
-            && self.frames[ply - 2].static_eval != NO_EVAL
-            && static_eval > self.frames[ply - 2].static_eval;
-        if !root {
-            self.histories.killers[ply + 1] = [Move::NULL; 2];
-        }
-
-        if !pv_node && !in_check && !root {
-            // Step 5. Reverse futility pruning: far above beta at low depth, assume the cut.
-            if ctx.features.rfp
-                && depth <= RFP_MAX_DEPTH
-                && eval.abs() < MATE_BOUND
-                && eval - RFP_MARGIN * (depth - improving as i32) >= beta
-            {
-                return (eval + beta) / 2;
-            }
-
-            // Step 6. Null move pruning: if passing still beats beta, a real move will too.
-            // Guarded against zugzwang: only with pieces besides pawns, and verified at depth.
-            let prev_null = ply > 0 && self.frames[ply - 1].moved == PieceTo::NONE;
-            let us = self.board().side_to_move();
-            if ctx.features.nmp
-                && depth >= NMP_MIN_DEPTH
-                && eval >= beta
-                && !prev_null
-                && beta.abs() < MATE_BOUND
-                && self.board().has_non_pawn_material(us)
-            {
-                let r = 3 + depth / 3 + ((eval - beta) / 200).min(3);
-                self.frames[ply].moved = PieceTo::NONE;
-                self.make_null();
-                let score = -self.search(ctx, -beta, -beta + 1, depth - r, ply + 1, !cut_node);
-                self.unmake();
-                if self.stopped {
-                    return 0;
-                }
-                if score >= beta {
-                    let score = if score >= MATE_BOUND { beta } else { score };
-                    if depth < NMP_VERIFY_DEPTH {
-                        return score;
-                    }
-                    // Verification search without the null move at this node's children.
-                    let verified = self.search(ctx, beta - 1, beta, depth - r, ply, false);
-                    if verified >= beta {
-                        return score;
-                    }
-                }
-            }
-        }
-
-        // Step 7. Internal iterative reduction: without a hash move this node is probably
-        // less important than its depth says; search it shallower.
-        if ctx.features.iir
-            && hash_move.is_null()
-            && depth >= IIR_MIN_DEPTH
-            && (pv_node || cut_node)
-        {
-            depth -= 1;
-        }
-
-        // Step 8. The move loop.
-        let prev = [
-            if ply >= 1 { self.frames[ply - 1].moved } else { PieceTo::NONE },
-            if ply >= 2 { self.frames[ply - 2].moved } else { PieceTo::NONE },
-        ];
-        let killers = self.histories.killers[ply];
-        let mut picker = {
-            let ctx_p = PickerContext { histories: &self.histories, prev, killers };
-            MovePicker::new(self.board(), hash_move, &ctx_p)
-        };
-        let us = self.board().side_to_move();
-        let mut best_score = -INFINITY;
-        let mut best_move = Move::NULL;
-        let mut moves_tried = 0usize;
-        let mut quiets_tried: [(Move, PieceTo); 64] = [(Move::NULL, PieceTo::NONE); 64];
-        let mut quiet_count = 0usize;
-        let original_alpha = alpha;
-
-        loop {
-            let mv = {
-                let ctx_p = PickerContext { histories: &self.histories, prev, killers };
-                match picker.next(self.board(), &ctx_p) {
-                    Some(mv) => mv,
-                    None => break,
-                }
-            };
-            if root && (!self.root_moves.contains(&mv) || self.excluded_root.contains(&mv)) {
-                continue;
-            }
-            let board = *self.board();
-            let noisy = is_noisy(&board, mv);
-            let pt = self.piece_to(mv);
-            let history = if noisy {
-                0
-            } else {
-                self.histories.butterfly(us, mv)
-                    + self.histories.continuation(prev[0], pt)
-                    + self.histories.continuation(prev[1], pt)
-            };
-            let base_reduction = LMR[depth.min(63) as usize][moves_tried.min(63)];
-
-            let gives_check = board.gives_check(mv);
-
-            // Step 9. Pruning at shallow depth, once a line that avoids mate is known.
-            if !root && best_score > -MATE_BOUND && board.has_non_pawn_material(us) {
-                let lmr_depth = (depth - 1 - base_reduction).max(0);
-                if !noisy && !gives_check {
-                    // Late move pruning: enough quiet moves were tried here.
-                    if ctx.features.lmp
-                        && depth <= LMP_MAX_DEPTH
-                        && moves_tried >= lmp_limit(depth, improving)
-                    {
-                        continue;
-                    }
-                    // Futility: this quiet move cannot lift the static eval to alpha.
-                    if ctx.features.futility
-                        && !in_check
-                        && lmr_depth <= FUTILITY_MAX_DEPTH
-                        && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * lmr_depth <= alpha
-                    {
-                        continue;
-                    }
-                    // SEE: the quiet move loses material on its square.
-                    if ctx.features.see
-                        && !board.see_ge(mv, SEE_QUIET_MARGIN * lmr_depth * lmr_depth)
-                    {
-                        continue;
-                    }
-                } else if ctx.features.see
-                    && !gives_check
-                    && depth <= 8
-                    && !board.see_ge(mv, SEE_NOISY_MARGIN * depth)
-                {
-                    // Captures that lose too much material (checks are kept: sacrifices).
-                    continue;
-                }
-            }
-
-            // Step 10. Check extension (bounded by twice the iteration's depth).
-            let extension = i32::from(
-                ctx.features.check_extension
-                    && gives_check
-                    && (ply as i32) < 2 * self.root_depth.max(8),
-            );
-            let new_depth = depth - 1 + extension;
-
-            self.frames[ply].moved = pt;
-            self.make_move(mv);
-            moves_tried += 1;
-
-            // Step 11. Principal variation search with late move reductions.
-            let score = if moves_tried == 1 {
-                -self.search(ctx, -beta, -alpha, new_depth, ply + 1, false)
-            } else {
-                let mut r = 0;
-                if ctx.features.lmr
-                    && depth >= 3
-                    && moves_tried > 1 + root as usize
-                    && (!noisy || !pv_node)
-                {
-                    r = base_reduction;
-                    r += i32::from(!pv_node) + i32::from(cut_node) + i32::from(!improving);
-                    r -= i32::from(gives_check) + i32::from(picker.is_refutation(mv));
-                    r -= history / 8192;
-                    if noisy {
-                        r /= 2;
-                    }
-                    r = r.clamp(0, new_depth - 1);
-                }
-                let mut score = -self.search(ctx, -alpha - 1, -alpha, new_depth - r, ply + 1, true);
-                if score > alpha && r > 0 {
-                    score = -self.search(ctx, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
-                }
-                // A null-window fail high inside the window: re-search with this node's own
-                // (alpha, beta), never with the returned score as the new bound.
-                if pv_node && score > alpha && score < beta {
-                    score = -self.search(ctx, -beta, -alpha, new_depth, ply + 1, false);
-                }
-                score
-            };
-            self.unmake();
-            if self.stopped {
-                return 0;
-            }
-
-            if score > best_score {
-                best_score = score;
-                if score > alpha {
-                    best_move = mv;
-                    if pv_node {
-                        self.update_pv(ply, mv);
-                    }
-                    if root {
-                        let ponder = (self.pv_len[0] > 1).then(|| self.pv[0][1]);
-                        self.partial_root = Some(PartialRoot { best: mv, ponder, score });
-                    }
-                    alpha = score;
-                    if score >= beta {
-                        if !noisy {
-                            self.histories.update_quiet(
-                                us,
-                                ply,
-                                (mv, pt),
-                                &quiets_tried[..quiet_count],
-                                prev,
-                                depth,
-                            );
-                        }
-                        break;
-                    }
-                }
-            }
-            if !noisy && quiet_count < quiets_tried.len() {
-                quiets_tried[quiet_count] = (mv, pt);
-                quiet_count += 1;
-            }
-        }
-
-        // Step 12. No move searched: mate or stalemate (pruning starts only after the
-        // first move, so an empty loop means no legal move; at the root, all excluded).
-        if moves_tried == 0 {
-            return if root && !self.root_moves.is_empty() {
-                -INFINITY
-            } else if in_check {
-                -MATE + ply as i32
-            } else {
-                0
-            };
-        }
-
-        // Step 13. Store the result.
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if pv_node && best_score > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        if !root || self.excluded_root.is_empty() {
-            let mv = if best_move.is_null() { hash_move } else { best_move };
-            ctx.tt.store(
-                key,
-                &Record {
-                    mv: mv.bits(),
-                    score: to_tt_score(best_score, ply as i32),
-                    eval: if static_eval == NO_EVAL { 0 } else { static_eval },
-                    depth,
-                    bound,
-                    pv: pv_node,
-                },
-            );
-        }
-        best_score
-    }
-
-    /// Quiescence search: captures and promotions (all evasions in check) until quiet;
-    /// at its first ply (`checks`) also quiet moves that give check without losing material.
-    fn qsearch(
-        &mut self,
-        ctx: &SearchContext,
-        mut alpha: i32,
-        beta: i32,
-        ply: usize,
-        checks: bool,
-    ) -> i32 {
-        if self.visit(ctx) {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        let pv_node = beta - alpha > 1;
-        let in_check = self.board().in_check();
-        if self.board().is_insufficient_material() || (self.position.is_repetition() && ply > 0) {
-            return 0;
-        }
-        if ply >= MAX_SEARCH_PLY {
-            return if in_check { 0 } else { self.evaluate() };
-        }
-        let key = self.board().key();
-        let hit = ctx.tt.probe(key);
-        let mut hash_move = Move::NULL;
-        if let Some(h) = hit {
-            let score = from_tt_score(h.score, ply as i32);
-            if !pv_node
-                && match h.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                    Bound::None => false,
-                }
-            {
-                return score;
-            }
-            let mv = Move::from_bits(h.mv);
-            if self.board().is_legal(mv) {
-                hash_move = mv;
-            }
-        }
-
-        let static_eval;
-        let mut best_score;
-        if in_check {
-            static_eval = NO_EVAL;
-            best_score = -INFINITY;
-        } else {
-            static_eval = match hit {
-                Some(h) => h.eval,
-                None => self.evaluate(),
-            };
-            best_score = static_eval;
-            if best_score >= beta {
-                return best_score;
-            }
-            alpha = alpha.max(best_score);
-        }
-
-        let mut picker = MovePicker::new_noisy(self.board(), hash_move);
-        let prev = [PieceTo::NONE; 2];
-        let mut best_move = Move::NULL;
-        let mut moves_tried = 0;
-        let mut quiet_checks = board::MoveList::new();
-        let mut next_check = 0;
-        let mut picker_done = false;
-        loop {
-            let mv = if !picker_done {
-                let ctx_p =
-                    PickerContext { histories: &self.histories, prev, killers: [Move::NULL; 2] };
-                match picker.next(self.board(), &ctx_p) {
-                    Some(mv) => mv,
-                    None => {
-                        picker_done = true;
-                        if checks && !in_check {
-                            self.board().quiet_moves(&mut quiet_checks);
-                        }
-                        continue;
-                    }
-                }
-            } else {
-                // Quiet checks (first quiescence ply only), skipping the hash move already tried.
-                let Some(&mv) = quiet_checks.get(next_check) else { break };
-                next_check += 1;
-                let board = self.board();
-                if mv == hash_move || !board.gives_check(mv) || !board.see_ge(mv, 0) {
-                    continue;
-                }
-                mv
-            };
-            if !in_check && !self.board().see_ge(mv, 0) {
-                continue;
-            }
-            moves_tried += 1;
-            self.make_move(mv);
-            let score = -self.qsearch(ctx, -beta, -alpha, ply + 1, false);
-            self.unmake();
-            if self.stopped {
-                return 0;
-            }
-            if score > best_score {
-                best_score = score;
-                if score > alpha {
-                    best_move = mv;
-                    alpha = score;
-                    if score >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        if in_check && moves_tried == 0 {
-            return -MATE + ply as i32;
-        }
-        let bound = if best_score >= beta { Bound::Lower } else { Bound::Upper };
-        ctx.tt.store(
-            key,
-            &Record {
-                mv: best_move.bits(),
-                score: to_tt_score(best_score, ply as i32),
-                eval: if static_eval == NO_EVAL { 0 } else { static_eval },
-                depth: 0,
-                bound,
-                pv: pv_node,
-            },
-        );
-        best_score
     }
 }

@@ -1,0 +1,170 @@
+//! Iterative deepening: the main thread's loop — MultiPV lines, reports, the
+//! time manager, the end of the search — and the helpers' silent loop.
+
+use crate::choice::{ThreadResult, choose};
+use crate::params::MAX_DEPTH;
+use crate::pool::{SearchJob, Shared};
+use crate::report::{Reports, SearchOutcome};
+use crate::stop::StopCheck;
+use crate::time::{Stability, TimeManager};
+use crate::worker::{SearchContext, Worker};
+use std::sync::Arc;
+use tt::Bound;
+
+/// The main thread: iterative deepening with MultiPV, reports and the clock;
+/// then the wait for a hold and for the helpers, and the best move.
+pub(crate) fn main_search(shared: &Shared, worker: &mut Worker, job: &SearchJob) {
+    let tt = shared.tt.read();
+    let counters = Arc::clone(&shared.counters.read());
+    let root = *job.position.board();
+    let limits = &job.limits;
+    let clock = TimeManager::new(limits, root.side_to_move(), job.move_overhead, job.start);
+    let ctx = SearchContext {
+        tt: &tt,
+        stop: StopCheck::new(&shared.signals, &counters, 0, limits, Some(clock)),
+        features: job.features,
+    };
+    worker.prepare(&job.position, &limits.search_moves, shared.network.lock().clone());
+    let reports = Reports {
+        reporter: &*shared.reporter,
+        root,
+        start: job.start,
+        tt: &tt,
+        stop: &ctx.stop,
+        lines: job.multipv.clamp(1, worker.root_moves.len().max(1)),
+    };
+    if !worker.root_moves.is_empty() {
+        deepen(shared, worker, &ctx, &reports, job);
+    }
+    let interrupted = worker.was_stopped();
+
+    // `go infinite` and `go ponder` never end on their own: wait for `stop` or `ponderhit`.
+    shared.signals.wait_for_release();
+    shared.signals.raise_stop();
+    ctx.stop.publish(worker.nodes);
+    shared.wait_for_helpers();
+    announce(shared, worker, &reports, interrupted);
+}
+
+/// The main thread's iterations, until a stopping rule or the depth limit.
+fn deepen(
+    shared: &Shared,
+    worker: &mut Worker,
+    ctx: &SearchContext,
+    reports: &Reports,
+    job: &SearchJob,
+) {
+    let max_depth = job.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+    let mut scores = vec![0; reports.lines];
+    let mut stability = Stability::default();
+    for depth in 1..=max_depth {
+        let on_fail = |w: &Worker, multipv, score, bound| {
+            reports.aspiration_fail(w, depth, multipv, score, bound);
+        };
+        let Some(lines) = worker.search_lines(ctx, depth, &mut scores, on_fail) else {
+            // Cut short: a root move that beat the previous best at this depth
+            // (searched in full, or failing high) is better informed than the
+            // last completed iteration, so it becomes the answer (reported by
+            // the final `info` line, as a lower bound).
+            if let Some(p) = worker.partial_root()
+                && reports.lines == 1
+                && depth > 1
+                && stability.best() != Some(p.best)
+            {
+                let pv = worker.root_pv();
+                let pv = if pv.first() == Some(&p.best) {
+                    pv.to_vec()
+                } else {
+                    std::iter::once(p.best).chain(p.ponder).collect()
+                };
+                shared.publish(0, ThreadResult { depth, score: p.score, bound: Bound::Lower, pv });
+            }
+            break;
+        };
+        ctx.stop.publish(worker.nodes);
+        for (i, line) in lines.iter().enumerate() {
+            reports.line(worker, depth, i + 1, line.score, Bound::Exact, line.pv.clone());
+        }
+        let best = &lines[0];
+        shared.publish(
+            0,
+            ThreadResult { depth, score: best.score, bound: Bound::Exact, pv: best.pv.clone() },
+        );
+        stability.update(best.pv.first().copied());
+        if ctx.stop.stop_deepening(best.score, stability.scale(), worker.nodes) {
+            break;
+        }
+    }
+}
+
+/// Chooses the line played among the threads' results, reports it when the last
+/// `info` line did not, and announces the best move.
+fn announce(shared: &Shared, worker: &Worker, reports: &Reports, interrupted: bool) {
+    let results = shared.results.lock().clone();
+    let chosen_thread = choose(&results, *shared.choice.lock());
+    let chosen = results.get(chosen_thread).cloned().unwrap_or_default();
+    // The last `info` line describes the move played, with the final node count and
+    // time: after an unfinished iteration (whose nodes no line has reported yet), or
+    // when another thread's line won the vote, one more line is due.
+    if reports.lines == 1 && chosen.best().is_some() && (interrupted || chosen_thread != 0) {
+        reports.line(worker, chosen.depth, 1, chosen.score, chosen.bound, chosen.pv.clone());
+    }
+    let root = reports.root;
+    let best = chosen.best().or_else(|| worker.root_moves.first().copied());
+    let ponder = if chosen.best().is_some() { chosen.ponder() } else { None };
+    let ponder = ponder.filter(|&p| {
+        best.is_some_and(|b| {
+            let mut after = root;
+            after.play_unchecked(b);
+            after.is_legal(p)
+        })
+    });
+    let outcome = SearchOutcome {
+        root,
+        best,
+        ponder,
+        score: chosen.score,
+        depth: chosen.completed_depth(),
+        nodes: reports.stop.total_nodes(),
+        elapsed: reports.start.elapsed(),
+    };
+    *shared.last_outcome.lock() = Some(outcome.clone());
+    shared.reporter.best_move(&outcome);
+}
+
+/// Whether helper `id`, having completed `depth`, skips `depth + 1`.
+fn skips_next_depth(id: usize, depth: i32) -> bool {
+    id % 2 == 1 && depth >= 4 && (depth + id as i32) % 3 == 0
+}
+
+/// A helper: iterative deepening with no output and no clock, until the stop flag.
+/// Odd helpers skip a depth now and then so threads spread over neighbouring depths
+/// (feature `helperskip`, on by default).
+pub(crate) fn helper_search(shared: &Shared, worker: &mut Worker, job: &SearchJob, id: usize) {
+    let tt = shared.tt.read();
+    let counters = Arc::clone(&shared.counters.read());
+    let ctx = SearchContext {
+        tt: &tt,
+        stop: StopCheck::new(&shared.signals, &counters, id, &job.limits, None),
+        features: job.features,
+    };
+    worker.prepare(&job.position, &job.limits.search_moves, shared.network.lock().clone());
+    // Under `go depth N` a helper keeps searching past N until the main thread stops
+    // (its deeper entries still help the main thread; an idle helper is a wasted core),
+    // but only its iterations up to N take part in the choice of the move.
+    let max_depth = job.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+    let mut score = 0;
+    let mut depth = 1;
+    while depth <= MAX_DEPTH && !shared.signals.is_stopped() {
+        score = worker.aspiration(&ctx, depth, score, |_, _, _| {});
+        if worker.was_stopped() {
+            break;
+        }
+        if depth <= max_depth {
+            let pv = worker.root_pv().to_vec();
+            shared.publish(id, ThreadResult { depth, score, bound: Bound::Exact, pv });
+        }
+        depth += if job.features.helper_skip && skips_next_depth(id, depth) { 2 } else { 1 };
+    }
+    ctx.stop.publish(worker.nodes);
+}

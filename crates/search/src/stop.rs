@@ -1,0 +1,338 @@
+//! When a search stops.
+//!
+//! [`Signals`] is what the pool's threads share about stopping: the stop flag
+//! every thread reads at every node, and the hold of `go infinite` / `go ponder`
+//! with the `ponderhit` that releases it. [`StopCheck`] is one thread's view for
+//! one `go`, and the one place that decides when that search stops:
+//!
+//! | rule | checked | by |
+//! |---|---|---|
+//! | the stop flag (`stop`, `quit`, another thread reached a limit) | every node | every thread |
+//! | `go nodes N`, one thread | every node (exact: at most N nodes) | the main thread |
+//! | `go nodes N`, several threads: the total of all threads | every [`CHECK_INTERVAL`] nodes | every thread |
+//! | the clock's hard limit (not while pondering) | every [`CHECK_INTERVAL`] nodes | the main thread |
+//! | the clock's soft limit, `go mate`, the soft node limit | after each iteration | the main thread |
+//!
+//! A limit that is reached raises the stop flag, so every thread unwinds. The
+//! best move is still held back while `go infinite` or `go ponder` holds: only
+//! `stop` or `ponderhit` releases it ([`Signals::wait_for_release`]).
+
+use crate::limits::SearchLimits;
+use crate::time::TimeManager;
+use crossbeam_utils::CachePadded;
+use parking_lot::{Condvar, Mutex};
+use std::cell::Cell;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+use tt::{MATE, MATE_BOUND};
+
+/// How often (in nodes) a thread publishes its node count and checks the limits
+/// that are not checked at every node.
+pub(crate) const CHECK_INTERVAL: u64 = 1024;
+
+/// What the pool's threads share about stopping.
+pub(crate) struct Signals {
+    /// Read at every node by every thread: a cache line of its own, so that writes
+    /// to the fields around it (locks, flags) never evict it from the readers' caches.
+    stop: CachePadded<AtomicBool>,
+    /// True while the search must not end on its own (`go infinite`, `go ponder`).
+    hold: AtomicBool,
+    /// Set by `ponderhit`: the main thread restarts its clock and releases the hold.
+    ponderhit: AtomicBool,
+    /// The main thread waits out a hold on `released`; `stop` and `ponderhit` wake it.
+    lock: Mutex<()>,
+    released: Condvar,
+}
+
+impl Signals {
+    /// No search: not stopped, not held.
+    pub fn new() -> Signals {
+        Signals {
+            stop: CachePadded::new(AtomicBool::new(false)),
+            hold: AtomicBool::new(false),
+            ponderhit: AtomicBool::new(false),
+            lock: Mutex::new(()),
+            released: Condvar::new(),
+        }
+    }
+
+    /// Before a search (the pool is idle): clears the stop flag and any old
+    /// `ponderhit`; `hold` for `go infinite` and `go ponder`.
+    pub fn arm(&self, hold: bool) {
+        self.stop.store(false, Ordering::SeqCst);
+        self.ponderhit.store(false, Ordering::SeqCst);
+        self.hold.store(hold, Ordering::SeqCst);
+    }
+
+    /// `stop`, `quit` or a new command: releases any hold and stops every thread.
+    pub fn stop(&self) {
+        self.hold.store(false, Ordering::SeqCst);
+        self.stop.store(true, Ordering::SeqCst);
+        self.wake();
+    }
+
+    /// The search itself is done (a limit was reached): stops every thread. A hold
+    /// still delays the best move until `stop` or `ponderhit`.
+    pub fn raise_stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// `ponderhit`: the pondered move was played.
+    pub fn ponderhit(&self) {
+        self.ponderhit.store(true, Ordering::SeqCst);
+        self.wake();
+    }
+
+    /// Whether the threads must stop now.
+    #[inline(always)]
+    pub fn is_stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// Whether the search must not end on its own.
+    pub fn is_held(&self) -> bool {
+        self.hold.load(Ordering::Relaxed)
+    }
+
+    /// Consumes a `ponderhit`, releasing the hold; `true` if there was one.
+    fn take_ponderhit(&self) -> bool {
+        // A plain load first: the swap takes the line exclusively.
+        let hit =
+            self.ponderhit.load(Ordering::Relaxed) && self.ponderhit.swap(false, Ordering::SeqCst);
+        if hit {
+            self.hold.store(false, Ordering::SeqCst);
+        }
+        hit
+    }
+
+    /// Blocks while the search is held, until `stop` or `ponderhit` (no polling:
+    /// both wake this thread).
+    pub fn wait_for_release(&self) {
+        let mut guard = self.lock.lock();
+        loop {
+            self.take_ponderhit();
+            if !self.hold.load(Ordering::SeqCst) {
+                return;
+            }
+            self.released.wait(&mut guard);
+        }
+    }
+
+    /// Wakes a thread in [`Signals::wait_for_release`]. The flag it rechecks was set
+    /// before the lock is taken here, and it checks its flags while holding the
+    /// lock, so the wake-up cannot fall between its check and its wait.
+    fn wake(&self) {
+        drop(self.lock.lock());
+        self.released.notify_all();
+    }
+}
+
+impl Default for Signals {
+    fn default() -> Self {
+        Signals::new()
+    }
+}
+
+/// One thread's view of the stopping rules for one `go` (see the module documentation).
+pub(crate) struct StopCheck<'a> {
+    signals: &'a Signals,
+    /// Every thread's published node count; this thread's is `counters[me]`.
+    counters: &'a [CachePadded<AtomicU64>],
+    me: usize,
+    limits: &'a SearchLimits,
+    /// `go nodes` when this thread searches alone: checked at every node.
+    exact_node_limit: Option<u64>,
+    /// `go nodes` with several threads: their total, checked every [`CHECK_INTERVAL`] nodes.
+    total_node_limit: Option<u64>,
+    /// The main thread's clock (helpers have none). Only this thread reads or restarts it.
+    clock: Option<Cell<TimeManager>>,
+}
+
+impl<'a> StopCheck<'a> {
+    /// Thread `me` of `counters.len()` threads; `clock` for the main thread only.
+    pub fn new(
+        signals: &'a Signals,
+        counters: &'a [CachePadded<AtomicU64>],
+        me: usize,
+        limits: &'a SearchLimits,
+        clock: Option<TimeManager>,
+    ) -> StopCheck<'a> {
+        let alone = counters.len() == 1;
+        StopCheck {
+            signals,
+            counters,
+            me,
+            limits,
+            exact_node_limit: if alone { limits.nodes } else { None },
+            total_node_limit: if alone { None } else { limits.nodes },
+            clock: clock.map(Cell::new),
+        }
+    }
+
+    /// Called before each node: `true` means stop now. Otherwise the node is
+    /// counted in `nodes` (so `go nodes N` searches at most N nodes on one thread).
+    #[inline(always)]
+    pub fn enter_node(&self, nodes: &mut u64) -> bool {
+        if self.exact_node_limit.is_some_and(|n| *nodes >= n) {
+            self.signals.raise_stop();
+        }
+        if self.signals.is_stopped() {
+            return true;
+        }
+        *nodes += 1;
+        if nodes.is_multiple_of(CHECK_INTERVAL) {
+            self.publish(*nodes);
+            if self.periodic_limit_reached() {
+                self.signals.raise_stop();
+            }
+        }
+        false
+    }
+
+    /// The limits checked every [`CHECK_INTERVAL`] nodes: the clock (main thread)
+    /// and the total node count (several threads).
+    fn periodic_limit_reached(&self) -> bool {
+        if let Some(clock) = &self.clock {
+            if self.signals.take_ponderhit() {
+                let mut restarted = clock.get();
+                restarted.restart(Instant::now());
+                clock.set(restarted);
+            }
+            // While pondering the clock does not run: only `ponderhit` starts it.
+            if !(self.limits.ponder && self.signals.is_held()) && clock.get().hard_expired() {
+                return true;
+            }
+        }
+        self.total_node_limit.is_some_and(|n| self.total_nodes() >= n)
+    }
+
+    /// After a completed iteration of the main thread, with its best `score`:
+    /// whether to start no other. `scale` stretches the soft time limit (see
+    /// [`crate::time::Stability`]); `nodes` is this thread's count.
+    pub fn stop_deepening(&self, score: i32, scale: f64, nodes: u64) -> bool {
+        let mate_found =
+            self.limits.mate.is_some_and(|m| score >= MATE_BOUND && MATE - score <= 2 * m as i32);
+        let soft_time = !self.signals.is_held()
+            && self.clock.as_ref().is_some_and(|c| c.get().soft_expired(scale));
+        let soft_nodes = self.limits.soft_nodes.is_some_and(|n| self.total_nodes().max(nodes) >= n);
+        mate_found || soft_time || soft_nodes
+    }
+
+    /// Publishes this thread's node count (for reports and the total node limit).
+    pub fn publish(&self, nodes: u64) {
+        self.counters[self.me].store(nodes, Ordering::Relaxed);
+    }
+
+    /// The nodes of all threads, as last published.
+    pub fn total_nodes(&self) -> u64 {
+        self.counters.iter().map(|c| c.load(Ordering::Relaxed)).sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use board::Color;
+    use std::time::Duration;
+
+    fn counters(n: usize) -> Vec<CachePadded<AtomicU64>> {
+        (0..n).map(|_| CachePadded::new(AtomicU64::new(0))).collect()
+    }
+
+    /// Enters nodes until told to stop; returns the nodes counted.
+    fn run(check: &StopCheck, max: u64) -> u64 {
+        let mut nodes = 0;
+        while nodes < max && !check.enter_node(&mut nodes) {}
+        nodes
+    }
+
+    #[test]
+    fn one_thread_searches_exactly_the_node_limit() {
+        let signals = Signals::new();
+        let counters = counters(1);
+        let limits = SearchLimits { nodes: Some(3000), ..SearchLimits::default() };
+        let check = StopCheck::new(&signals, &counters, 0, &limits, None);
+        assert_eq!(run(&check, 10_000), 3000);
+        assert!(signals.is_stopped());
+    }
+
+    #[test]
+    fn several_threads_stop_on_their_total() {
+        let signals = Signals::new();
+        let counters = counters(2);
+        let limits = SearchLimits { nodes: Some(5000), ..SearchLimits::default() };
+        let helper = StopCheck::new(&signals, &counters, 1, &limits, None);
+        // The other thread has published 3500 nodes: this one stops at its first
+        // check past a total of 5000 (3500 + 1024 is not enough, 3500 + 2048 is).
+        counters[0].store(3500, Ordering::Relaxed);
+        assert_eq!(run(&helper, 10_000), 2 * CHECK_INTERVAL);
+        assert!(signals.is_stopped());
+    }
+
+    #[test]
+    fn the_clock_does_not_run_while_pondering() {
+        let signals = Signals::new();
+        let counters = counters(1);
+        let limits = SearchLimits {
+            move_time: Some(Duration::from_millis(1)),
+            ponder: true,
+            ..SearchLimits::default()
+        };
+        let clock = TimeManager::new(&limits, Color::White, Duration::ZERO, Instant::now());
+        std::thread::sleep(Duration::from_millis(5));
+        assert!(clock.hard_expired());
+        signals.arm(true);
+        let check = StopCheck::new(&signals, &counters, 0, &limits, Some(clock));
+        assert_eq!(run(&check, 4 * CHECK_INTERVAL), 4 * CHECK_INTERVAL, "stopped while pondering");
+        // Without the hold (as after `ponderhit`) the expired clock stops the search.
+        signals.arm(false);
+        assert_eq!(run(&check, 4 * CHECK_INTERVAL), CHECK_INTERVAL);
+    }
+
+    #[test]
+    fn a_limit_stops_the_threads_but_not_the_hold() {
+        let signals = Signals::new();
+        signals.arm(true);
+        signals.raise_stop();
+        assert!(signals.is_stopped());
+        assert!(signals.is_held(), "a reached limit released `go infinite`/`go ponder`");
+        signals.ponderhit();
+        signals.wait_for_release();
+        assert!(!signals.is_held());
+        signals.arm(true);
+        signals.stop();
+        signals.wait_for_release();
+        assert!(!signals.is_held() && signals.is_stopped());
+    }
+
+    #[test]
+    fn a_waiting_thread_is_woken_by_stop_and_by_ponderhit_and_only_by_them() {
+        for by_stop in [true, false] {
+            let signals = std::sync::Arc::new(Signals::new());
+            signals.arm(true);
+            let (done, returned) = std::sync::mpsc::channel();
+            // Not a scoped thread: if the waiter is never woken, the test fails
+            // instead of hanging on the join.
+            let waiter = std::sync::Arc::clone(&signals);
+            std::thread::spawn(move || {
+                waiter.wait_for_release();
+                let _ = done.send(());
+            });
+            // A reached limit stops the threads, but the best move waits for the GUI.
+            signals.raise_stop();
+            assert!(
+                returned.recv_timeout(Duration::from_millis(50)).is_err(),
+                "released by a limit"
+            );
+            if by_stop {
+                signals.stop()
+            } else {
+                signals.ponderhit()
+            }
+            assert!(
+                returned.recv_timeout(Duration::from_secs(10)).is_ok(),
+                "not woken (by_stop: {by_stop})"
+            );
+        }
+    }
+}

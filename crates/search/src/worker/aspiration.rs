@@ -1,0 +1,51 @@
+//! Aspiration windows: the root is searched with a narrow window around the
+//! previous iteration's score, widened on each fail until the score falls inside.
+
+use super::{INFINITY, SearchContext, Worker};
+use crate::params::{ASPIRATION_MAX_WINDOW, ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW};
+use tt::{Bound, MATE_BOUND};
+
+impl Worker {
+    /// Searches the root with an aspiration window around `previous` (or a full
+    /// window), returning the score. `report` is called on fail-high / fail-low.
+    pub fn aspiration(
+        &mut self,
+        ctx: &SearchContext,
+        depth: i32,
+        previous: i32,
+        mut report: impl FnMut(&Worker, i32, Bound),
+    ) -> i32 {
+        self.root_depth = depth;
+        self.partial_root = None;
+        let mut delta = ASPIRATION_WINDOW;
+        let (mut alpha, mut beta) = if ctx.features.aspiration
+            && depth >= ASPIRATION_MIN_DEPTH
+            && previous.abs() < MATE_BOUND
+        {
+            ((previous - delta).max(-INFINITY), (previous + delta).min(INFINITY))
+        } else {
+            (-INFINITY, INFINITY)
+        };
+        loop {
+            let score = self.search(ctx, alpha, beta, depth, 0, false);
+            if self.stopped {
+                return score;
+            }
+            if score <= alpha {
+                report(self, score, Bound::Upper);
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITY);
+            } else if score >= beta {
+                report(self, score, Bound::Lower);
+                beta = (score + delta).min(INFINITY);
+            } else {
+                return score;
+            }
+            delta += delta / 2;
+            if delta > ASPIRATION_MAX_WINDOW {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+        }
+    }
+}

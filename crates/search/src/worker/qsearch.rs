@@ -1,0 +1,122 @@
+//! Quiescence search: at the leaves, only captures and promotions (all
+//! evasions in check) until the position is quiet, so that the static
+//! evaluation is never taken in the middle of an exchange.
+
+use super::table::{NodeResult, tt_cutoff};
+use super::{INFINITY, NO_EVAL, SearchContext, Worker};
+use crate::history::PieceTo;
+use crate::params::MAX_SEARCH_PLY;
+use crate::picker::{MovePicker, PickerContext};
+use board::Move;
+use tt::{Bound, MATE};
+
+impl Worker {
+    /// Quiescence search: captures and promotions (all evasions in check) until quiet;
+    /// at its first ply (`checks`) also quiet moves that give check without losing material.
+    pub(super) fn qsearch(
+        &mut self,
+        ctx: &SearchContext,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        checks: bool,
+    ) -> i32 {
+        if self.visit(ctx) {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let pv_node = beta - alpha > 1;
+        let in_check = self.board().in_check();
+        if self.board().is_insufficient_material() || (self.position.is_repetition() && ply > 0) {
+            return 0;
+        }
+        if ply >= MAX_SEARCH_PLY {
+            return if in_check { 0 } else { self.evaluate() };
+        }
+        // The table: a cutoff at non-PV nodes whatever the stored depth (every
+        // search is at least as deep as quiescence), and the move to try first.
+        let key = self.board().key();
+        let hit = ctx.tt.probe(key);
+        if !pv_node
+            && let Some(score) = hit.and_then(|h| tt_cutoff(&h, tt::MIN_DEPTH, alpha, beta, ply))
+        {
+            return score;
+        }
+        let hash_move = self.hash_move(hit.as_ref());
+
+        let static_eval;
+        let mut best_score;
+        if in_check {
+            static_eval = NO_EVAL;
+            best_score = -INFINITY;
+        } else {
+            static_eval = self.static_eval(hit.as_ref());
+            best_score = static_eval;
+            if best_score >= beta {
+                return best_score;
+            }
+            alpha = alpha.max(best_score);
+        }
+
+        let mut picker = MovePicker::new_noisy(self.board(), hash_move);
+        let prev = [PieceTo::NONE; 2];
+        let mut best_move = Move::NULL;
+        let mut moves_tried = 0;
+        let mut quiet_checks = board::MoveList::new();
+        let mut next_check = 0;
+        let mut picker_done = false;
+        loop {
+            let mv = if !picker_done {
+                let ctx_p =
+                    PickerContext { histories: &self.histories, prev, killers: [Move::NULL; 2] };
+                match picker.next(self.board(), &ctx_p) {
+                    Some(mv) => mv,
+                    None => {
+                        picker_done = true;
+                        if checks && !in_check {
+                            self.board().quiet_moves(&mut quiet_checks);
+                        }
+                        continue;
+                    }
+                }
+            } else {
+                // Quiet checks (first quiescence ply only), skipping the hash move already tried.
+                let Some(&mv) = quiet_checks.get(next_check) else { break };
+                next_check += 1;
+                let board = self.board();
+                if mv == hash_move || !board.gives_check(mv) || !board.see_ge(mv, 0) {
+                    continue;
+                }
+                mv
+            };
+            if !in_check && !self.board().see_ge(mv, 0) {
+                continue;
+            }
+            moves_tried += 1;
+            self.make_move(mv);
+            let score = -self.qsearch(ctx, -beta, -alpha, ply + 1, false);
+            self.unmake_move();
+            if self.stopped {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = mv;
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if in_check && moves_tried == 0 {
+            return -MATE + ply as i32;
+        }
+        let bound = if best_score >= beta { Bound::Lower } else { Bound::Upper };
+        let result =
+            NodeResult { best_move, score: best_score, static_eval, depth: 0, bound, pv: pv_node };
+        ctx.store(key, ply, result);
+        best_score
+    }
+}

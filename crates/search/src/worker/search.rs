@@ -1,0 +1,352 @@
+//! The principal variation search, as numbered steps (docs/search.md lists
+//! them; params.rs holds each step's margins and what it was measured to be worth).
+
+use super::table::{NodeResult, bound_settles, tt_cutoff, tt_score};
+use super::{INFINITY, NO_EVAL, PartialRoot, SearchContext, Worker};
+use crate::history::PieceTo;
+use crate::params::*;
+use crate::picker::{MovePicker, PickerContext, is_noisy};
+use board::Move;
+use tt::{Bound, MATE, MATE_BOUND};
+
+impl Worker {
+    /// Principal variation search. PV nodes have `beta - alpha > 1`.
+    pub(crate) fn search(
+        &mut self,
+        ctx: &SearchContext,
+        mut alpha: i32,
+        mut beta: i32,
+        mut depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> i32 {
+        let pv_node = beta - alpha > 1;
+        let root = ply == 0;
+        self.pv_len[ply] = ply;
+        if depth <= 0 {
+            return self.qsearch(ctx, alpha, beta, ply, true);
+        }
+        if self.visit(ctx) {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = self.board().in_check();
+
+        if !root {
+            // Step 1. Draws by rule and the ply limit.
+            if self.is_draw() {
+                return 0;
+            }
+            if ply >= MAX_SEARCH_PLY {
+                return if in_check { 0 } else { self.evaluate() };
+            }
+            // Step 2. Mate distance pruning: no line here can beat a mate already found nearer the root.
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+
+        // Step 3. Transposition table: the stored move, and a cutoff at non-PV nodes when the
+        // stored depth is enough and the bound allows it (`table.rs`).
+        let key = self.board().key();
+        let hit = ctx.tt.probe(key);
+        let mut hash_move = self.hash_move(hit.as_ref());
+        if !pv_node && let Some(score) = hit.and_then(|h| tt_cutoff(&h, depth, alpha, beta, ply)) {
+            return score;
+        }
+        if root && !self.root_moves.contains(&hash_move) {
+            hash_move = Move::NULL;
+        }
+
+        // Step 4. Static evaluation (the table's stored eval saves a call; its score refines it).
+        let static_eval = if in_check { NO_EVAL } else { self.static_eval(hit.as_ref()) };
+        let mut eval = static_eval;
+        if let Some(h) = hit
+            && !in_check
+        {
+            // A bound that settles the window (eval, eval) is a better estimate than eval.
+            let score = tt_score(&h, ply);
+            if score.abs() < MATE_BOUND && bound_settles(h.bound, score, eval, eval) {
+                eval = score;
+            }
+        }
+        self.frames[ply].static_eval = static_eval;
+        let improving = !in_check
+            && ply >= 2
+            && self.frames[ply - 2].static_eval != NO_EVAL
+            && static_eval > self.frames[ply - 2].static_eval;
+        if !root {
+            self.histories.killers[ply + 1] = [Move::NULL; 2];
+        }
+
+        if !pv_node && !in_check && !root {
+            // Step 5. Reverse futility pruning: far above beta at low depth, assume the cut.
+            if ctx.features.rfp
+                && depth <= RFP_MAX_DEPTH
+                && eval.abs() < MATE_BOUND
+                && eval - RFP_MARGIN * (depth - improving as i32) >= beta
+            {
+                return (eval + beta) / 2;
+            }
+
+            // Step 6. Null move pruning: if passing still beats beta, a real move will too.
+            // Guarded against zugzwang: only with pieces besides pawns, never twice in a
+            // row, and verified at depth by a search in which the side that passed may
+            // not pass again (`null_move`).
+            let prev_null = ply > 0 && self.frames[ply - 1].moved == PieceTo::NONE;
+            let us = self.board().side_to_move();
+            if ctx.features.nmp
+                && depth >= NMP_MIN_DEPTH
+                && eval >= beta
+                && !prev_null
+                && beta.abs() < MATE_BOUND
+                && (ply >= self.nmp_min_ply || us != self.nmp_color)
+                && self.board().has_non_pawn_material(us)
+                && let Some(score) = self.null_move(ctx, beta, depth, eval, ply, cut_node)
+            {
+                return score;
+            }
+        }
+
+        // Step 7. Internal iterative reduction: without a hash move this node is probably
+        // less important than its depth says; search it shallower.
+        if ctx.features.iir
+            && hash_move.is_null()
+            && depth >= IIR_MIN_DEPTH
+            && (pv_node || cut_node)
+        {
+            depth -= 1;
+        }
+
+        // Step 8. The move loop.
+        let prev = [
+            if ply >= 1 { self.frames[ply - 1].moved } else { PieceTo::NONE },
+            if ply >= 2 { self.frames[ply - 2].moved } else { PieceTo::NONE },
+        ];
+        let killers = self.histories.killers[ply];
+        let mut picker = {
+            let ctx_p = PickerContext { histories: &self.histories, prev, killers };
+            MovePicker::new(self.board(), hash_move, &ctx_p)
+        };
+        let us = self.board().side_to_move();
+        let mut best_score = -INFINITY;
+        let mut best_move = Move::NULL;
+        let mut moves_tried = 0usize;
+        let mut quiets_tried: [(Move, PieceTo); 64] = [(Move::NULL, PieceTo::NONE); 64];
+        let mut quiet_count = 0usize;
+        let original_alpha = alpha;
+
+        loop {
+            let mv = {
+                let ctx_p = PickerContext { histories: &self.histories, prev, killers };
+                match picker.next(self.board(), &ctx_p) {
+                    Some(mv) => mv,
+                    None => break,
+                }
+            };
+            if root && (!self.root_moves.contains(&mv) || self.excluded_root.contains(&mv)) {
+                continue;
+            }
+            let board = *self.board();
+            let noisy = is_noisy(&board, mv);
+            let pt = self.piece_to(mv);
+            let history = if noisy {
+                0
+            } else {
+                self.histories.butterfly(us, mv)
+                    + self.histories.continuation(prev[0], pt)
+                    + self.histories.continuation(prev[1], pt)
+            };
+            let base_reduction = LMR[depth.min(63) as usize][moves_tried.min(63)];
+
+            let gives_check = board.gives_check(mv);
+
+            // Step 9. Pruning at shallow depth, once a line that avoids mate is known.
+            if !root && best_score > -MATE_BOUND && board.has_non_pawn_material(us) {
+                let lmr_depth = (depth - 1 - base_reduction).max(0);
+                if !noisy && !gives_check {
+                    // Late move pruning: enough quiet moves were tried here.
+                    if ctx.features.lmp
+                        && depth <= LMP_MAX_DEPTH
+                        && moves_tried >= lmp_limit(depth, improving)
+                    {
+                        continue;
+                    }
+                    // Futility: this quiet move cannot lift the static eval to alpha.
+                    if ctx.features.futility
+                        && !in_check
+                        && lmr_depth <= FUTILITY_MAX_DEPTH
+                        && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * lmr_depth <= alpha
+                    {
+                        continue;
+                    }
+                    // SEE: the quiet move loses material on its square.
+                    if ctx.features.see
+                        && !board.see_ge(mv, SEE_QUIET_MARGIN * lmr_depth * lmr_depth)
+                    {
+                        continue;
+                    }
+                } else if ctx.features.see
+                    && !gives_check
+                    && depth <= SEE_NOISY_MAX_DEPTH
+                    && !board.see_ge(mv, SEE_NOISY_MARGIN * depth)
+                {
+                    // Captures that lose too much material (checks are kept: sacrifices).
+                    continue;
+                }
+            }
+
+            // Step 10. Check extension (bounded by twice the iteration's depth).
+            let extension = i32::from(
+                ctx.features.check_extension
+                    && gives_check
+                    && (ply as i32) < extension_ply_limit(self.root_depth),
+            );
+            let new_depth = depth - 1 + extension;
+
+            self.frames[ply].moved = pt;
+            self.make_move(mv);
+            moves_tried += 1;
+
+            // Step 11. Principal variation search with late move reductions.
+            let score = if moves_tried == 1 {
+                -self.search(ctx, -beta, -alpha, new_depth, ply + 1, false)
+            } else {
+                let mut r = 0;
+                if ctx.features.lmr
+                    && depth >= LMR_MIN_DEPTH
+                    && moves_tried > 1 + root as usize
+                    && (!noisy || !pv_node)
+                {
+                    r = base_reduction;
+                    r += i32::from(!pv_node) + i32::from(cut_node) + i32::from(!improving);
+                    r -= i32::from(gives_check) + i32::from(picker.is_refutation(mv));
+                    r -= history / LMR_HISTORY_DIVISOR;
+                    if noisy {
+                        r /= 2;
+                    }
+                    r = r.clamp(0, new_depth - 1);
+                }
+                let mut score = -self.search(ctx, -alpha - 1, -alpha, new_depth - r, ply + 1, true);
+                if score > alpha && r > 0 {
+                    score = -self.search(ctx, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                }
+                // A null-window fail high inside the window: re-search with this node's own
+                // (alpha, beta), never with the returned score as the new bound.
+                if pv_node && score > alpha && score < beta {
+                    score = -self.search(ctx, -beta, -alpha, new_depth, ply + 1, false);
+                }
+                score
+            };
+            self.unmake_move();
+            if self.stopped {
+                return 0;
+            }
+
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = mv;
+                    if pv_node {
+                        self.update_pv(ply, mv);
+                    }
+                    if root {
+                        let ponder = (self.pv_len[0] > 1).then(|| self.pv[0][1]);
+                        self.partial_root = Some(PartialRoot { best: mv, ponder, score });
+                    }
+                    alpha = score;
+                    if score >= beta {
+                        if !noisy {
+                            self.histories.update_quiet(
+                                us,
+                                ply,
+                                (mv, pt),
+                                &quiets_tried[..quiet_count],
+                                prev,
+                                depth,
+                            );
+                        }
+                        break;
+                    }
+                }
+            }
+            if !noisy && quiet_count < quiets_tried.len() {
+                quiets_tried[quiet_count] = (mv, pt);
+                quiet_count += 1;
+            }
+        }
+
+        // Step 12. No move searched: mate or stalemate (pruning starts only after the
+        // first move, so an empty loop means no legal move; at the root, all excluded).
+        if moves_tried == 0 {
+            return if root && !self.root_moves.is_empty() {
+                -INFINITY
+            } else if in_check {
+                -MATE + ply as i32
+            } else {
+                0
+            };
+        }
+
+        // Step 13. Store the result.
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if pv_node && best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        if !root || self.excluded_root.is_empty() {
+            let best_move = if best_move.is_null() { hash_move } else { best_move };
+            let result =
+                NodeResult { best_move, score: best_score, static_eval, depth, bound, pv: pv_node };
+            ctx.store(key, ply, result);
+        }
+        best_score
+    }
+
+    /// Step 6. Null move pruning: the side to move passes, and the opponent's
+    /// reply is searched `nmp_reduction` plies shallower with a null window at
+    /// beta. Returns the node's score when that still fails high, or `None` to
+    /// search the node normally.
+    ///
+    /// From [`NMP_VERIFY_DEPTH`] on the fail high is verified, because in
+    /// zugzwang passing is the best move and the null move's answer is wrong:
+    /// this node is searched again, as deep as the null move's reply, and in
+    /// that search the side that passed may not pass again for
+    /// [`nmp_verification_plies`] plies, so only its real moves can confirm the
+    /// cut (Stockfish's `nmpMinPly`). Verifications do not nest.
+    #[inline(always)]
+    fn null_move(
+        &mut self,
+        ctx: &SearchContext,
+        beta: i32,
+        depth: i32,
+        eval: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> Option<i32> {
+        let r = nmp_reduction(depth, eval - beta);
+        self.frames[ply].moved = PieceTo::NONE;
+        self.make_null();
+        let score = -self.search(ctx, -beta, -beta + 1, depth - r, ply + 1, !cut_node);
+        self.unmake_move();
+        if self.stopped {
+            return Some(0);
+        }
+        if score < beta {
+            return None;
+        }
+        let score = if score >= MATE_BOUND { beta } else { score };
+        if depth < NMP_VERIFY_DEPTH || self.nmp_min_ply != 0 {
+            return Some(score);
+        }
+        self.nmp_min_ply = ply + nmp_verification_plies(depth - r);
+        self.nmp_color = self.board().side_to_move();
+        let verified = self.search(ctx, beta - 1, beta, depth - r, ply, false);
+        self.nmp_min_ply = 0;
+        (verified >= beta).then_some(score)
+    }
+}
