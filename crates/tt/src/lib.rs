@@ -23,7 +23,7 @@
 //! - `table`: [`TranspositionTable`]: indexing, generations, `hashfull`.
 //! - `alloc`: huge-page-friendly memory with parallel first touch ([`Backing`]).
 //! - `parallel`: splitting clears across a private rayon pool.
-//! - `score`: the mate-score convention ([`to_tt_score`], [`from_tt_score`]).
+//! - `score`: the mate- and tablebase-score convention ([`to_tt_score`], [`from_tt_score`]).
 //! - `sync`: the atomics facade that `--cfg loom` swaps for loom's.
 
 #![warn(missing_docs)]
@@ -46,5 +46,7 @@ pub mod testing;
 pub use alloc::Backing;
 pub use entry::{MAX_DEPTH, MIN_DEPTH};
 pub use record::{Bound, Hit, Record};
-pub use score::{MATE, MATE_BOUND, MAX_PLY, from_tt_score, to_tt_score};
+pub use score::{
+    DECISIVE_BOUND, MATE, MATE_BOUND, MAX_PLY, TB_WIN, from_tt_score, is_decisive, to_tt_score,
+};
 pub use table::{MAX_MB, MIN_MB, TranspositionTable};

@@ -10,6 +10,17 @@
 //! [`to_tt_score`] adds the node's ply (turning "mate `n` plies from the root" into
 //! "mate `n - ply` plies from here") and [`from_tt_score`] subtracts the ply of the
 //! node that reads it back. Ordinary scores pass through unchanged.
+//!
+//! Below the mates lie the tablebase results: `TB_WIN - n` means "a position
+//! the tablebases call won is reached `n` plies from the root" (and its
+//! negation a tablebase loss). They are "decisive" like mates — stored relative
+//! to the node, never taken for an evaluation — but rank below any mate:
+//!
+//! | range | meaning |
+//! |---|---|
+//! | `MATE_BOUND..=MATE` | we mate |
+//! | `DECISIVE_BOUND..=TB_WIN` | a tablebase win |
+//! | `-DECISIVE_BOUND < s < DECISIVE_BOUND` | an evaluation (static evaluations live here) |
 
 /// The largest search ply the engine may reach (`ply` is in `0..=MAX_PLY`).
 pub const MAX_PLY: i32 = 256;
@@ -20,21 +31,38 @@ pub const MATE: i32 = 32000;
 /// Smallest absolute score that denotes a mate: `MATE - MAX_PLY`.
 ///
 /// Scores in `MATE_BOUND..=MATE` are "we mate", scores in `-MATE..=-MATE_BOUND`
-/// are "we are mated". Static evaluations must stay strictly inside
-/// `-MATE_BOUND..MATE_BOUND`.
+/// are "we are mated". Below them lie the tablebase results (see
+/// [`DECISIVE_BOUND`]).
 pub const MATE_BOUND: i32 = MATE - MAX_PLY;
+
+/// A tablebase win at the root. `TB_WIN - n` is a tablebase win reached `n`
+/// plies from the root; `-(TB_WIN - n)` the matching loss.
+pub const TB_WIN: i32 = MATE_BOUND - 1;
+
+/// Smallest absolute score that is decisive (a tablebase result or a mate):
+/// `TB_WIN - MAX_PLY`. Static evaluations must stay strictly inside
+/// `-DECISIVE_BOUND..DECISIVE_BOUND`.
+pub const DECISIVE_BOUND: i32 = TB_WIN - MAX_PLY;
+
+/// Whether `score` is a tablebase result or a mate, for either side.
+#[inline]
+#[must_use]
+pub const fn is_decisive(score: i32) -> bool {
+    score >= DECISIVE_BOUND || score <= -DECISIVE_BOUND
+}
 
 /// Converts a root-relative search score into the node-relative form stored in the
 /// table, for a node at `ply` (`0..=MAX_PLY`).
 ///
-/// Mate scores move away from zero by `ply`; other scores are returned unchanged.
+/// Decisive scores (mates and tablebase results) move away from zero by `ply`;
+/// other scores are returned unchanged.
 /// The result of a valid mate score (`|score| <= MATE - ply`) stays within `±MATE`.
 #[inline]
 #[must_use]
 pub const fn to_tt_score(score: i32, ply: i32) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= DECISIVE_BOUND {
         score + ply
-    } else if score <= -MATE_BOUND {
+    } else if score <= -DECISIVE_BOUND {
         score - ply
     } else {
         score
@@ -46,9 +74,9 @@ pub const fn to_tt_score(score: i32, ply: i32) -> i32 {
 #[inline]
 #[must_use]
 pub const fn from_tt_score(score: i32, ply: i32) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= DECISIVE_BOUND {
         score - ply
-    } else if score <= -MATE_BOUND {
+    } else if score <= -DECISIVE_BOUND {
         score + ply
     } else {
         score
@@ -61,7 +89,7 @@ mod tests {
 
     #[test]
     fn ordinary_scores_pass_through() {
-        for score in [0, 1, -1, 150, -150, MATE_BOUND - 1, -(MATE_BOUND - 1)] {
+        for score in [0, 1, -1, 150, -150, DECISIVE_BOUND - 1, -(DECISIVE_BOUND - 1)] {
             for ply in [0, 1, 17, MAX_PLY] {
                 assert_eq!(to_tt_score(score, ply), score);
                 assert_eq!(from_tt_score(score, ply), score);
@@ -82,6 +110,25 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn tablebase_scores_round_trip_and_stay_below_the_mates() {
+        for ply in 0..=MAX_PLY {
+            for n in ply..=MAX_PLY {
+                for score in [TB_WIN - n, -(TB_WIN - n)] {
+                    assert!(is_decisive(score));
+                    let stored = to_tt_score(score, ply);
+                    assert!(stored.abs() < MATE_BOUND, "{score} at ply {ply} became a mate");
+                    assert!(stored.abs() >= DECISIVE_BOUND);
+                    assert_eq!(from_tt_score(stored, ply), score);
+                }
+            }
+        }
+        // A tablebase win 6 plies from the root, found at ply 4, read at ply 2.
+        assert_eq!(from_tt_score(to_tt_score(TB_WIN - 6, 4), 2), TB_WIN - 4);
+        assert!(!is_decisive(DECISIVE_BOUND - 1) && !is_decisive(-(DECISIVE_BOUND - 1)));
+        assert!(is_decisive(MATE - 3) && is_decisive(-MATE));
     }
 
     #[test]
