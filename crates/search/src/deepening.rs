@@ -4,8 +4,9 @@
 use crate::choice::{ThreadResult, choose};
 use crate::params::MAX_DEPTH;
 use crate::pool::{SearchJob, Shared};
-use crate::report::{Reports, SearchOutcome};
+use crate::report::{CurrentMoveReports, Reports, SearchOutcome};
 use crate::stop::StopCheck;
+use crate::tablebase::Tablebase;
 use crate::time::{Stability, TimeManager};
 use crate::worker::{SearchContext, Worker};
 use std::sync::Arc;
@@ -19,12 +20,15 @@ pub(crate) fn main_search(shared: &Shared, worker: &mut Worker, job: &SearchJob)
     let root = *job.position.board();
     let limits = &job.limits;
     let clock = TimeManager::new(limits, root.side_to_move(), job.move_overhead, job.start);
+    let tb = shared.tablebase.read();
     let ctx = SearchContext {
         tt: &tt,
         stop: StopCheck::new(&shared.signals, &counters, 0, limits, Some(clock)),
         features: job.features,
+        tb: &tb,
+        current_move: Some(CurrentMoveReports::new(&*shared.reporter, root, job.start)),
     };
-    worker.prepare(&job.position, &limits.search_moves, shared.network.lock().clone());
+    prepare(shared, worker, job, &tb);
     let reports = Reports {
         reporter: &*shared.reporter,
         root,
@@ -32,6 +36,7 @@ pub(crate) fn main_search(shared: &Shared, worker: &mut Worker, job: &SearchJob)
         tt: &tt,
         stop: &ctx.stop,
         lines: job.multipv.clamp(1, worker.root_moves.len().max(1)),
+        tb: &tb,
     };
     if !worker.root_moves.is_empty() {
         deepen(shared, worker, &ctx, &reports, job);
@@ -44,6 +49,17 @@ pub(crate) fn main_search(shared: &Shared, worker: &mut Worker, job: &SearchJob)
     ctx.stop.publish(worker.nodes);
     shared.wait_for_helpers();
     announce(shared, worker, &reports, interrupted);
+}
+
+/// Sets up `worker` for `job`: the root moves it may play are those of
+/// `go searchmoves`, narrowed to the moves that keep the tablebase result
+/// when the root is in the tables.
+fn prepare(shared: &Shared, worker: &mut Worker, job: &SearchJob, tb: &Tablebase) {
+    let network = shared.network.lock().clone();
+    match tb.root() {
+        Some(root) => worker.prepare(&job.position, &root.moves(), network),
+        None => worker.prepare(&job.position, &job.limits.search_moves, network),
+    }
 }
 
 /// The main thread's iterations, until a stopping rule or the depth limit.
@@ -143,12 +159,15 @@ fn skips_next_depth(id: usize, depth: i32) -> bool {
 pub(crate) fn helper_search(shared: &Shared, worker: &mut Worker, job: &SearchJob, id: usize) {
     let tt = shared.tt.read();
     let counters = Arc::clone(&shared.counters.read());
+    let tb = shared.tablebase.read();
     let ctx = SearchContext {
         tt: &tt,
         stop: StopCheck::new(&shared.signals, &counters, id, &job.limits, None),
         features: job.features,
+        tb: &tb,
+        current_move: None,
     };
-    worker.prepare(&job.position, &job.limits.search_moves, shared.network.lock().clone());
+    prepare(shared, worker, job, &tb);
     // Under `go depth N` a helper keeps searching past N until the main thread stops
     // (its deeper entries still help the main thread; an idle helper is a wasted core),
     // but only its iterations up to N take part in the choice of the move.

@@ -3,6 +3,9 @@
 //! and reductions, time management, and the Lazy SMP thread pool that runs N
 //! searches sharing one lock-free transposition table.
 //!
+//! Syzygy tablebases reach the search through one small interface
+//! (`tablebase.rs`); without tables the search is the same.
+//!
 //! The crate never prints: reports go through a [`Reporter`].
 
 #![warn(missing_docs)]
@@ -18,6 +21,7 @@ mod picker;
 mod pool;
 mod report;
 mod stop;
+mod tablebase;
 mod time;
 pub mod wdl;
 mod worker;
@@ -26,6 +30,7 @@ pub use choice::BestMoveChoice;
 pub use features::Features;
 pub use limits::SearchLimits;
 pub use pool::{SearchJob, ThreadPool};
-pub use report::{Reporter, SearchInfo, SearchOutcome, Silent};
+pub use report::{CurrentMove, Reporter, SearchInfo, SearchOutcome, Silent};
+pub use tablebase::TablebaseOptions;
 pub use time::TimeManager;
 pub use worker::INFINITY;

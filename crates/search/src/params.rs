@@ -10,6 +10,12 @@ pub const MAX_SEARCH_PLY: usize = 128;
 /// Deepest iteration of iterative deepening.
 pub const MAX_DEPTH: i32 = 100;
 
+// Step 3b. Tablebases.
+
+/// A tablebase verdict is stored this much deeper than the node's depth: it is
+/// exact, and should outlive ordinary entries (Stockfish stores `depth + 6`).
+pub const TB_DEPTH_BONUS: i32 = 6;
+
 // Step 5. Reverse futility pruning (−4.3 ± 42.8 Elo).
 
 /// Reverse futility: a node whose static eval beats beta by this much per ply is cut.

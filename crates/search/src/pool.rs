@@ -17,6 +17,7 @@ use crate::deepening::{helper_search, main_search};
 use crate::limits::SearchLimits;
 use crate::report::{Reporter, SearchOutcome};
 use crate::stop::Signals;
+use crate::tablebase::{Tablebase, TablebaseOptions};
 use crate::worker::Worker;
 use board::Position;
 use crossbeam_utils::CachePadded;
@@ -25,6 +26,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
+use syzygy::{LoadError, LoadReport};
 use tt::TranspositionTable;
 
 /// One search request.
@@ -117,6 +119,9 @@ pub(crate) struct Shared {
     pub choice: Mutex<BestMoveChoice>,
     /// The evaluation network of the next searches (`None`: the hand-written evaluation).
     pub network: Mutex<Option<Arc<eval::nnue::Network>>>,
+    /// The Syzygy tables and this search's root ranking: written while the
+    /// pool is idle, read-locked by each thread for a whole search.
+    pub tablebase: RwLock<Tablebase>,
     pub last_outcome: Mutex<Option<SearchOutcome>>,
 }
 
@@ -158,6 +163,7 @@ impl ThreadPool {
             reporter,
             choice: Mutex::new(BestMoveChoice::default()),
             network: Mutex::new(None),
+            tablebase: RwLock::new(Tablebase::default()),
             last_outcome: Mutex::new(None),
         });
         let mut pool = ThreadPool { shared, handles: Vec::new() };
@@ -225,6 +231,8 @@ impl ThreadPool {
             *r = ThreadResult::default();
         }
         self.shared.tt.read().new_search();
+        // At the root, before any thread searches: rank the moves by the tablebases.
+        self.shared.tablebase.write().prepare(&job.position, &job.limits.search_moves);
         let mut c = self.shared.control.lock();
         c.issue(Command::Search(Arc::new(job)), self.handles.len());
         self.shared.wake.notify_all();
@@ -290,6 +298,29 @@ impl ThreadPool {
     /// hand-written evaluation (the default while the network is being proven).
     pub fn set_network(&self, network: Option<Arc<eval::nnue::Network>>) {
         *self.shared.network.lock() = network;
+    }
+
+    /// Loads the Syzygy tables of `path` (folders separated by `:` or `;`;
+    /// empty or `<empty>`: no tables), replacing the current ones; waits for
+    /// any search to finish first. Every file is checked before the prober may
+    /// see it, and the report lists what was skipped. When nothing usable is
+    /// found, the tables loaded before stay loaded.
+    pub fn load_tablebases(&self, path: &str) -> Result<LoadReport, LoadError> {
+        self.stop();
+        self.wait_idle();
+        self.shared.tablebase.write().load(path)
+    }
+
+    /// Whether Syzygy tables are loaded.
+    pub fn tablebases_loaded(&self) -> bool {
+        self.shared.tablebase.read().is_loaded()
+    }
+
+    /// Sets how the next searches use the tables.
+    pub fn set_tablebase_options(&self, options: TablebaseOptions) {
+        self.stop();
+        self.wait_idle();
+        self.shared.tablebase.write().set_options(options);
     }
 }
 

@@ -2,8 +2,11 @@
 //! layer implements [`Reporter`] and formats the lines.
 
 use crate::stop::StopCheck;
+use crate::tablebase::Tablebase;
+use crate::wdl::{self, WdlPerMille};
 use crate::worker::Worker;
 use board::{Board, Move};
+use std::cell::Cell;
 use std::time::{Duration, Instant};
 use tt::{Bound, TranspositionTable};
 
@@ -18,8 +21,13 @@ pub struct SearchInfo {
     pub seldepth: usize,
     /// MultiPV index, from 1.
     pub multipv: usize,
-    /// Score from the side to move's point of view (mate scores as [`tt::MATE`] - plies).
+    /// Score from the side to move's point of view (mate scores as [`tt::MATE`] - plies,
+    /// tablebase results as [`tt::TB_WIN`] - plies; a root in the tablebases reports
+    /// their verdict unless the search found a mate).
     pub score: i32,
+    /// Win/draw/loss for the side to move: exact when the tablebases know the
+    /// root, else the model of [`crate::wdl`].
+    pub wdl: WdlPerMille,
     /// `Exact` for a finished line, `Lower`/`Upper` for an aspiration fail high/low.
     pub bound: Bound,
     /// Nodes searched by all threads.
@@ -28,6 +36,8 @@ pub struct SearchInfo {
     pub elapsed: Duration,
     /// Table usage in permille.
     pub hashfull: u32,
+    /// Tablebase probes that answered, all threads together.
+    pub tbhits: u64,
     /// The principal variation.
     pub pv: Vec<Move>,
 }
@@ -59,12 +69,26 @@ pub struct SearchOutcome {
     pub elapsed: Duration,
 }
 
+/// The root move the main thread is searching (`info currmove`).
+#[derive(Debug, Clone, Copy)]
+pub struct CurrentMove {
+    /// The root position (to write the move in the right notation).
+    pub root: Board,
+    /// The move.
+    pub mv: Move,
+    /// Its place in this iteration's order, from 1.
+    pub number: usize,
+}
+
 /// Receives the main thread's reports.
 pub trait Reporter: Send + Sync {
     /// A line of analysis.
     fn info(&self, info: &SearchInfo);
     /// The search is over (sent exactly once per search, after every thread has stopped).
     fn best_move(&self, outcome: &SearchOutcome);
+    /// The main thread starts on a root move (only once the search has run
+    /// [`CURRENT_MOVE_DELAY`], and at most once per [`CURRENT_MOVE_INTERVAL`]).
+    fn current_move(&self, _current: &CurrentMove) {}
 }
 
 /// A reporter that says nothing (bench, tests).
@@ -79,8 +103,37 @@ impl Reporter for Silent {
 /// (and with a single principal variation): early on they would flood the GUI.
 const FAIL_REPORT_DELAY: Duration = Duration::from_secs(2);
 
+/// `info currmove` lines start this long into a search ...
+pub const CURRENT_MOVE_DELAY: Duration = Duration::from_secs(1);
+/// ... and come at most once per this interval (the later root moves of an
+/// iteration are searched in a blink).
+pub const CURRENT_MOVE_INTERVAL: Duration = Duration::from_millis(100);
+
+/// The main thread's `info currmove` reports, throttled.
+pub(crate) struct CurrentMoveReports<'a> {
+    reporter: &'a dyn Reporter,
+    root: Board,
+    /// No report before this instant.
+    next: Cell<Instant>,
+}
+
+impl<'a> CurrentMoveReports<'a> {
+    pub fn new(reporter: &'a dyn Reporter, root: Board, start: Instant) -> Self {
+        CurrentMoveReports { reporter, root, next: Cell::new(start + CURRENT_MOVE_DELAY) }
+    }
+
+    /// The search starts on root move `mv`, the `number`th of this iteration.
+    pub fn root_move(&self, mv: Move, number: usize) {
+        let now = Instant::now();
+        if now >= self.next.get() {
+            self.next.set(now + CURRENT_MOVE_INTERVAL);
+            self.reporter.current_move(&CurrentMove { root: self.root, mv, number });
+        }
+    }
+}
+
 /// The main thread's reports for one search: fills in the figures every line
-/// shares (time, nodes of all threads, table usage) and decides which lines are due.
+/// shares (time, nodes of all threads, table usage, WDL) and decides which lines are due.
 pub(crate) struct Reports<'a> {
     pub reporter: &'a dyn Reporter,
     pub root: Board,
@@ -89,6 +142,8 @@ pub(crate) struct Reports<'a> {
     pub stop: &'a StopCheck<'a>,
     /// How many principal variations the search reports (MultiPV).
     pub lines: usize,
+    /// The tables: the root's verdict and the probe count.
+    pub tb: &'a Tablebase,
 }
 
 impl Reports<'_> {
@@ -102,16 +157,23 @@ impl Reports<'_> {
         bound: Bound,
         pv: Vec<Move>,
     ) {
+        let (score, wdl) = self
+            .tb
+            .root()
+            .and_then(|root| root.report(pv.first().copied(), score))
+            .unwrap_or_else(|| (score, wdl::wdl(score, wdl::material(&self.root))));
         self.reporter.info(&SearchInfo {
             root: self.root,
             depth,
             seldepth: worker.seldepth,
             multipv,
             score,
+            wdl,
             bound,
             nodes: self.stop.total_nodes().max(worker.nodes),
             elapsed: self.start.elapsed(),
             hashfull: self.tt.hashfull(),
+            tbhits: self.tb.hits(),
             pv,
         });
     }

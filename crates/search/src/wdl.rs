@@ -11,8 +11,8 @@
 //! ```
 //!
 //! `s` is the score in centipawns for the side to move, `m` the material of
-//! both sides (pawn 1, knight 3, bishop 3, rook 5, queen 9). A mate score is a
-//! certain result. The coefficients come from self-play with the hand-written
+//! both sides (pawn 1, knight 3, bishop 3, rook 5, queen 9). A mate score or a
+//! tablebase win or loss is a certain result. The coefficients come from self-play with the hand-written
 //! evaluation (commit 2e6cf28, 3.0 M positions); re-fit when the evaluation
 //! changes its scale.
 
@@ -53,13 +53,14 @@ fn poly(c: &[f64; 4], x: f64) -> f64 {
     ((c[0] * x + c[1]) * x + c[2]) * x + c[3]
 }
 
-/// WDL for the side to move with search score `score` (centipawns, or a mate
-/// score beyond [`tt::MATE_BOUND`]) and model material `material`.
+/// WDL for the side to move with search score `score` (centipawns, or a
+/// decisive score beyond [`tt::DECISIVE_BOUND`]: a mate or a tablebase result)
+/// and model material `material`.
 pub fn wdl(score: i32, material: i32) -> WdlPerMille {
-    if score >= tt::MATE_BOUND {
+    if score >= tt::DECISIVE_BOUND {
         return WdlPerMille { win: 1000, draw: 0, loss: 0 };
     }
-    if score <= -tt::MATE_BOUND {
+    if score <= -tt::DECISIVE_BOUND {
         return WdlPerMille { win: 0, draw: 0, loss: 1000 };
     }
     let x = material.clamp(MATERIAL_MIN, MATERIAL_MAX) as f64 / MATERIAL_NORM;
@@ -108,6 +109,8 @@ mod tests {
         }
         assert_eq!(wdl(tt::MATE - 5, 40), WdlPerMille { win: 1000, draw: 0, loss: 0 });
         assert_eq!(wdl(-tt::MATE + 8, 40), WdlPerMille { win: 0, draw: 0, loss: 1000 });
+        assert_eq!(wdl(tt::TB_WIN - 9, 14), WdlPerMille { win: 1000, draw: 0, loss: 0 });
+        assert_eq!(wdl(-tt::TB_WIN + 9, 14), WdlPerMille { win: 0, draw: 0, loss: 1000 });
     }
 
     #[test]

@@ -49,6 +49,10 @@ pub(crate) struct SearchContext<'a> {
     pub stop: StopCheck<'a>,
     /// Which techniques are on.
     pub features: crate::Features,
+    /// The Syzygy tables (none loaded: every probe is `None`).
+    pub tb: &'a crate::tablebase::Tablebase,
+    /// The main thread's `info currmove` reports (`None` for the helpers).
+    pub current_move: Option<crate::report::CurrentMoveReports<'a>>,
 }
 
 /// A search thread's private state.

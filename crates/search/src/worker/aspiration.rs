@@ -3,7 +3,7 @@
 
 use super::{INFINITY, SearchContext, Worker};
 use crate::params::{ASPIRATION_MAX_WINDOW, ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW};
-use tt::{Bound, MATE_BOUND};
+use tt::{Bound, is_decisive};
 
 impl Worker {
     /// Searches the root with an aspiration window around `previous` (or a full
@@ -18,14 +18,12 @@ impl Worker {
         self.root_depth = depth;
         self.partial_root = None;
         let mut delta = ASPIRATION_WINDOW;
-        let (mut alpha, mut beta) = if ctx.features.aspiration
-            && depth >= ASPIRATION_MIN_DEPTH
-            && previous.abs() < MATE_BOUND
-        {
-            ((previous - delta).max(-INFINITY), (previous + delta).min(INFINITY))
-        } else {
-            (-INFINITY, INFINITY)
-        };
+        let (mut alpha, mut beta) =
+            if ctx.features.aspiration && depth >= ASPIRATION_MIN_DEPTH && !is_decisive(previous) {
+                ((previous - delta).max(-INFINITY), (previous + delta).min(INFINITY))
+            } else {
+                (-INFINITY, INFINITY)
+            };
         loop {
             let score = self.search(ctx, alpha, beta, depth, 0, false);
             if self.stopped {

@@ -7,7 +7,7 @@ use crate::history::PieceTo;
 use crate::params::*;
 use crate::picker::{MovePicker, PickerContext, is_noisy};
 use board::Move;
-use tt::{Bound, MATE, MATE_BOUND};
+use tt::{Bound, DECISIVE_BOUND, MATE, is_decisive};
 
 impl Worker {
     /// Principal variation search. PV nodes have `beta - alpha > 1`.
@@ -60,6 +60,34 @@ impl Worker {
             hash_move = Move::NULL;
         }
 
+        // Step 3b. Tablebases (`tablebase.rs`): right after a capture or pawn move with
+        // few enough pieces the tables know the result. A verdict that settles the window
+        // ends the node (stored deeper than searched: it is exact); at a PV node a win
+        // raises alpha and a loss caps the score, applied after the move loop.
+        let mut tb_bound = None;
+        if !root && let Some(tb) = ctx.tb.probe(self.board(), depth, ply) {
+            if bound_settles(tb.bound, tb.score, alpha, beta) {
+                let static_eval = if in_check { NO_EVAL } else { self.static_eval(hit.as_ref()) };
+                let depth = depth + TB_DEPTH_BONUS;
+                let result = NodeResult {
+                    best_move: Move::NULL,
+                    score: tb.score,
+                    static_eval,
+                    depth,
+                    bound: tb.bound,
+                    pv: pv_node,
+                };
+                ctx.store(key, ply, result);
+                return tb.score;
+            }
+            if pv_node {
+                if tb.bound == Bound::Lower {
+                    alpha = alpha.max(tb.score);
+                }
+                tb_bound = Some(tb);
+            }
+        }
+
         // Step 4. Static evaluation (the table's stored eval saves a call; its score refines it).
         let static_eval = if in_check { NO_EVAL } else { self.static_eval(hit.as_ref()) };
         let mut eval = static_eval;
@@ -68,7 +96,7 @@ impl Worker {
         {
             // A bound that settles the window (eval, eval) is a better estimate than eval.
             let score = tt_score(&h, ply);
-            if score.abs() < MATE_BOUND && bound_settles(h.bound, score, eval, eval) {
+            if !is_decisive(score) && bound_settles(h.bound, score, eval, eval) {
                 eval = score;
             }
         }
@@ -85,7 +113,7 @@ impl Worker {
             // Step 5. Reverse futility pruning: far above beta at low depth, assume the cut.
             if ctx.features.rfp
                 && depth <= RFP_MAX_DEPTH
-                && eval.abs() < MATE_BOUND
+                && !is_decisive(eval)
                 && eval - RFP_MARGIN * (depth - improving as i32) >= beta
             {
                 return (eval + beta) / 2;
@@ -101,7 +129,7 @@ impl Worker {
                 && depth >= NMP_MIN_DEPTH
                 && eval >= beta
                 && !prev_null
-                && beta.abs() < MATE_BOUND
+                && !is_decisive(beta)
                 && (ply >= self.nmp_min_ply || us != self.nmp_color)
                 && self.board().has_non_pawn_material(us)
                 && let Some(score) = self.null_move(ctx, beta, depth, eval, ply, cut_node)
@@ -164,7 +192,7 @@ impl Worker {
             let gives_check = board.gives_check(mv);
 
             // Step 9. Pruning at shallow depth, once a line that avoids mate is known.
-            if !root && best_score > -MATE_BOUND && board.has_non_pawn_material(us) {
+            if !root && best_score > -DECISIVE_BOUND && board.has_non_pawn_material(us) {
                 let lmr_depth = (depth - 1 - base_reduction).max(0);
                 if !noisy && !gives_check {
                     // Late move pruning: enough quiet moves were tried here.
@@ -206,6 +234,9 @@ impl Worker {
             );
             let new_depth = depth - 1 + extension;
 
+            if root && let Some(reports) = &ctx.current_move {
+                reports.root_move(mv, moves_tried + 1);
+            }
             self.frames[ply].moved = pt;
             self.make_move(mv);
             moves_tried += 1;
@@ -290,8 +321,21 @@ impl Worker {
             };
         }
 
+        // The tablebase bound of a PV node (Step 3b): at least the win, at most the loss.
+        let mut tb_decides = false;
+        if let Some(tb) = tb_bound {
+            match tb.bound {
+                Bound::Lower if best_score < tb.score => {
+                    best_score = tb.score;
+                    tb_decides = true;
+                }
+                Bound::Upper => best_score = best_score.min(tb.score),
+                _ => {}
+            }
+        }
+
         // Step 13. Store the result.
-        let bound = if best_score >= beta {
+        let bound = if best_score >= beta || tb_decides {
             Bound::Lower
         } else if pv_node && best_score > original_alpha {
             Bound::Exact
@@ -339,7 +383,7 @@ impl Worker {
         if score < beta {
             return None;
         }
-        let score = if score >= MATE_BOUND { beta } else { score };
+        let score = if score >= DECISIVE_BOUND { beta } else { score };
         if depth < NMP_VERIFY_DEPTH || self.nmp_min_ply != 0 {
             return Some(score);
         }
