@@ -10,6 +10,7 @@
 mod command;
 pub mod options;
 pub mod output;
+mod tablebases;
 
 use crate::perft_cmd::write_divide;
 use board::{Board, Position};
@@ -35,11 +36,19 @@ struct Engine {
     /// The network `EvalFile` names (used when `use_nnue`).
     network: Arc<eval::nnue::Network>,
     use_nnue: bool,
+    /// `SyzygyPath` as last loaded successfully.
+    syzygy_path: String,
+    /// `SyzygyProbeDepth`, `SyzygyProbeLimit`, `Syzygy50MoveRule`.
+    tablebase_options: search::TablebaseOptions,
 }
 
 /// Runs the UCI loop on `input` until `quit` or end of input.
 pub fn run(input: impl BufRead, out: Output) {
-    let reporter = Arc::new(UciReporter { out: out.clone(), chess960: Default::default() });
+    let reporter = Arc::new(UciReporter {
+        out: out.clone(),
+        chess960: Default::default(),
+        show_wdl: Default::default(),
+    });
     let pool = ThreadPool::new(1, DEFAULT_HASH_MB, reporter.clone());
     let mut engine = Engine {
         out,
@@ -52,6 +61,8 @@ pub fn run(input: impl BufRead, out: Output) {
         features: search::Features::default(),
         network: eval::nnue::embedded(),
         use_nnue: false,
+        syzygy_path: String::new(),
+        tablebase_options: search::TablebaseOptions::default(),
     };
     for line in input.lines() {
         let Ok(line) = line else { break };
@@ -188,6 +199,24 @@ impl Engine {
                     self.pool.set_network(Some(Arc::clone(&self.network)));
                 }
             }
+            OptionChange::SyzygyPath(path) => {
+                if tablebases::load(&self.pool, &self.out, &path, &self.syzygy_path) {
+                    self.syzygy_path = path;
+                }
+            }
+            OptionChange::SyzygyProbeDepth(depth) => {
+                self.tablebase_options.probe_depth = depth;
+                self.pool.set_tablebase_options(self.tablebase_options);
+            }
+            OptionChange::SyzygyProbeLimit(pieces) => {
+                self.tablebase_options.probe_limit = pieces;
+                self.pool.set_tablebase_options(self.tablebase_options);
+            }
+            OptionChange::Syzygy50MoveRule(on) => {
+                self.tablebase_options.rule50 = on;
+                self.pool.set_tablebase_options(self.tablebase_options);
+            }
+            OptionChange::ShowWdl(on) => self.reporter.show_wdl.store(on, Ordering::Relaxed),
         }
     }
 

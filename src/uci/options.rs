@@ -53,6 +53,13 @@ fn declarations() -> Vec<Declaration> {
         // While the network is being proven: which evaluation the search uses.
         Declaration { name: "UseNNUE", kind: Kind::Check { default: false } },
         Declaration { name: "EvalFile", kind: Kind::Text { default: "<embedded>" } },
+        // Syzygy tablebases (docs/tablebases.md): folders separated by `:` or `;`.
+        Declaration { name: "SyzygyPath", kind: Kind::Text { default: "<empty>" } },
+        Declaration { name: "SyzygyProbeDepth", kind: Kind::Spin { default: 1, min: 1, max: 100 } },
+        Declaration { name: "SyzygyProbeLimit", kind: Kind::Spin { default: 7, min: 0, max: 7 } },
+        Declaration { name: "Syzygy50MoveRule", kind: Kind::Check { default: true } },
+        // `info ... wdl W D L` (off: some GUIs break on it).
+        Declaration { name: "UCI_ShowWDL", kind: Kind::Check { default: false } },
         // For testing: turn search techniques off, e.g. `-nmp,-lmr` (see search::Features).
         Declaration { name: "SearchFeatures", kind: Kind::Text { default: "all" } },
         // For testing Lazy SMP: how the reported move is chosen among the threads.
@@ -88,6 +95,16 @@ pub enum OptionChange {
     UseNnue(bool),
     /// The network file to load (`<embedded>`: the built-in one).
     EvalFile(String),
+    /// Syzygy folders, separated by `:` or `;` (empty or `<empty>`: none).
+    SyzygyPath(String),
+    /// With exactly `SyzygyProbeLimit` pieces, probe only from this depth.
+    SyzygyProbeDepth(i32),
+    /// Probe positions with at most this many pieces.
+    SyzygyProbeLimit(u32),
+    /// Whether wins spoiled by the fifty-move rule count as draws.
+    Syzygy50MoveRule(bool),
+    /// Whether `info` lines carry `wdl W D L`.
+    ShowWdl(bool),
 }
 
 /// Why `setoption` was refused.
@@ -164,6 +181,8 @@ pub fn parse_change(name: &str, value: Option<&str>) -> Result<OptionChange, Opt
                 "Hash" => OptionChange::Hash(v as usize),
                 "Threads" => OptionChange::Threads(v as usize),
                 "MultiPV" => OptionChange::MultiPv(v as usize),
+                "SyzygyProbeDepth" => OptionChange::SyzygyProbeDepth(v as i32),
+                "SyzygyProbeLimit" => OptionChange::SyzygyProbeLimit(v as u32),
                 _ => OptionChange::MoveOverhead(v as u64),
             })
         }
@@ -178,12 +197,17 @@ pub fn parse_change(name: &str, value: Option<&str>) -> Result<OptionChange, Opt
             Ok(match decl.name {
                 "Ponder" => OptionChange::Ponder(v),
                 "UseNNUE" => OptionChange::UseNnue(v),
+                "Syzygy50MoveRule" => OptionChange::Syzygy50MoveRule(v),
+                "UCI_ShowWDL" => OptionChange::ShowWdl(v),
                 _ => OptionChange::Chess960(v),
             })
         }
         Kind::Button => Ok(OptionChange::ClearHash),
         Kind::Text { .. } if decl.name == "EvalFile" => {
             Ok(OptionChange::EvalFile(text.to_string()))
+        }
+        Kind::Text { .. } if decl.name == "SyzygyPath" => {
+            Ok(OptionChange::SyzygyPath(text.to_string()))
         }
         Kind::Text { .. } => search::Features::parse(text)
             .map(OptionChange::SearchFeatures)
@@ -238,5 +262,31 @@ mod tests {
             parse_change("SMPBestMove", Some("deepest")),
             Ok(OptionChange::BestMoveChoice(search::BestMoveChoice::Deepest))
         );
+    }
+
+    #[test]
+    fn tablebase_options_parse_and_range_check() {
+        assert_eq!(
+            parse_change("SyzygyPath", Some("/tb/345;/tb/6")),
+            Ok(OptionChange::SyzygyPath("/tb/345;/tb/6".into()))
+        );
+        assert_eq!(parse_change("SyzygyPath", None), Ok(OptionChange::SyzygyPath(String::new())));
+        assert_eq!(
+            parse_change("SyzygyProbeLimit", Some("5")),
+            Ok(OptionChange::SyzygyProbeLimit(5))
+        );
+        assert!(matches!(
+            parse_change("SyzygyProbeLimit", Some("8")),
+            Err(OptionError::OutOfRange { .. })
+        ));
+        assert!(matches!(
+            parse_change("SyzygyProbeDepth", Some("0")),
+            Err(OptionError::OutOfRange { .. })
+        ));
+        assert_eq!(
+            parse_change("Syzygy50MoveRule", Some("false")),
+            Ok(OptionChange::Syzygy50MoveRule(false))
+        );
+        assert_eq!(parse_change("UCI_ShowWDL", Some("true")), Ok(OptionChange::ShowWdl(true)));
     }
 }

@@ -2,11 +2,11 @@
 //! `bestmove` lines, and the shared, line-atomic output stream.
 
 use board::Move;
-use search::{Reporter, SearchInfo, SearchOutcome};
+use search::{CurrentMove, Reporter, SearchInfo, SearchOutcome};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use tt::{Bound, MATE, MATE_BOUND};
+use tt::{Bound, DECISIVE_BOUND, MATE, MATE_BOUND, TB_WIN};
 
 /// An output stream shared by the UCI loop and the search's main thread.
 /// Each line is written and flushed under the lock, so lines never interleave.
@@ -27,12 +27,21 @@ impl Output {
     }
 }
 
-/// Formats a score for UCI: `cp N` or `mate N` (moves, negative when being mated).
+/// A tablebase win reached `n` plies from the root is reported as
+/// `cp TB_WIN_CP - n` (Stockfish's convention: GUIs show "200.00" or "TB win").
+pub const TB_WIN_CP: i32 = 20_000;
+
+/// Formats a score for UCI: `cp N` or `mate N` (moves, negative when being
+/// mated); a tablebase win `n` plies away is `cp 20000 - n`.
 pub fn format_score(score: i32) -> String {
     if score >= MATE_BOUND {
         format!("mate {}", (MATE - score + 1) / 2)
     } else if score <= -MATE_BOUND {
         format!("mate -{}", (MATE + score) / 2)
+    } else if score >= DECISIVE_BOUND {
+        format!("cp {}", TB_WIN_CP - (TB_WIN - score))
+    } else if score <= -DECISIVE_BOUND {
+        format!("cp {}", -TB_WIN_CP + (TB_WIN + score))
     } else {
         format!("cp {score}")
     }
@@ -44,6 +53,8 @@ pub struct UciReporter {
     pub out: Output,
     /// Whether moves are written in Chess960 notation.
     pub chess960: AtomicBool,
+    /// Whether `info` lines carry `wdl W D L` (`UCI_ShowWDL`).
+    pub show_wdl: AtomicBool,
 }
 
 impl UciReporter {
@@ -69,8 +80,13 @@ impl Reporter for UciReporter {
             Bound::Upper => " upperbound",
             _ => "",
         };
+        let wdl = if self.show_wdl.load(Ordering::Relaxed) {
+            format!(" wdl {} {} {}", info.wdl.win, info.wdl.draw, info.wdl.loss)
+        } else {
+            String::new()
+        };
         self.out.line(&format!(
-            "info depth {} seldepth {} multipv {} score {}{bound} nodes {} nps {} hashfull {} time {} pv {}",
+            "info depth {} seldepth {} multipv {} score {}{bound}{wdl} nodes {} nps {} hashfull {} tbhits {} time {} pv {}",
             info.depth,
             info.seldepth,
             info.multipv,
@@ -78,8 +94,18 @@ impl Reporter for UciReporter {
             info.nodes,
             info.nps(),
             info.hashfull,
+            info.tbhits,
             info.elapsed.as_millis(),
             self.moves(&info.root, &info.pv)
+        ));
+    }
+
+    fn current_move(&self, current: &CurrentMove) {
+        let chess960 = self.chess960.load(Ordering::Relaxed);
+        self.out.line(&format!(
+            "info currmove {} currmovenumber {}",
+            current.root.move_to_uci(current.mv, chess960),
+            current.number
         ));
     }
 
@@ -98,5 +124,21 @@ impl Reporter for UciReporter {
             }
         };
         self.out.line(&line);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_format_as_centipawns_tablebase_wins_and_mates() {
+        assert_eq!(format_score(35), "cp 35");
+        assert_eq!(format_score(-DECISIVE_BOUND + 1), format!("cp {}", -DECISIVE_BOUND + 1));
+        assert_eq!(format_score(TB_WIN), "cp 20000");
+        assert_eq!(format_score(TB_WIN - 7), "cp 19993");
+        assert_eq!(format_score(-TB_WIN + 7), "cp -19993");
+        assert_eq!(format_score(MATE - 1), "mate 1");
+        assert_eq!(format_score(-MATE + 2), "mate -1");
     }
 }
