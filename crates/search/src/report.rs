@@ -86,8 +86,8 @@ pub trait Reporter: Send + Sync {
     fn info(&self, info: &SearchInfo);
     /// The search is over (sent exactly once per search, after every thread has stopped).
     fn best_move(&self, outcome: &SearchOutcome);
-    /// The main thread starts on a root move (only once the search has run
-    /// [`CURRENT_MOVE_DELAY`], and at most once per [`CURRENT_MOVE_INTERVAL`]).
+    /// The main thread starts on a root move (only once the search has run a
+    /// second, and at most every 100 ms: `CURRENT_MOVE_DELAY`, `CURRENT_MOVE_INTERVAL`).
     fn current_move(&self, _current: &CurrentMove) {}
 }
 
@@ -104,10 +104,10 @@ impl Reporter for Silent {
 const FAIL_REPORT_DELAY: Duration = Duration::from_secs(2);
 
 /// `info currmove` lines start this long into a search ...
-pub const CURRENT_MOVE_DELAY: Duration = Duration::from_secs(1);
+pub(crate) const CURRENT_MOVE_DELAY: Duration = Duration::from_secs(1);
 /// ... and come at most once per this interval (the later root moves of an
 /// iteration are searched in a blink).
-pub const CURRENT_MOVE_INTERVAL: Duration = Duration::from_millis(100);
+pub(crate) const CURRENT_MOVE_INTERVAL: Duration = Duration::from_millis(100);
 
 /// The main thread's `info currmove` reports, throttled.
 pub(crate) struct CurrentMoveReports<'a> {
