@@ -8,7 +8,9 @@ tables), alternating, and the probes per second the search made.
 
 Each round searches every position with `go nodes N` (one thread, 16 MB,
 `ucinewgame` before each), once with `SyzygyPath` set and once without, in
-alternating order. Prints a Markdown table for docs/tablebases.md.
+alternating order. Time is the engine process's CPU time (user + system, from
+/proc; wall time where /proc is missing), so that other work on a shared
+machine counts less. Prints a Markdown table for docs/tablebases.md.
 """
 
 import argparse
@@ -46,7 +48,7 @@ class Engine:
         self.p.stdin.flush()
 
     def until(self, prefix):
-        last = None
+        last = ""
         while True:
             line = self.p.stdout.readline()
             if not line:
@@ -54,16 +56,30 @@ class Engine:
             if line.startswith("info depth"):
                 last = line
             if line.startswith(prefix):
-                return last
+                return last or line
+
+    def cpu_ms(self):
+        """The engine's CPU time so far in ms, or None without /proc."""
+        try:
+            with open(f"/proc/{self.p.pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+        except OSError:
+            return None
 
     def search(self, fen, nodes):
         """(nodes, ms, tbhits) of a `go nodes` search."""
         self.send("ucinewgame")
         self.send(f"position fen {fen}")
+        self.send("isready")
+        self.until("readyok")
+        before = self.cpu_ms()
         self.send(f"go nodes {nodes}")
         tokens = self.until("bestmove").split()
+        after = self.cpu_ms()
         field = lambda name: int(tokens[tokens.index(name) + 1])
-        return field("nodes"), field("time"), field("tbhits")
+        ms = after - before if before is not None and after is not None else field("time")
+        return field("nodes"), ms, field("tbhits")
 
     def quit(self):
         self.send("quit")
