@@ -115,6 +115,7 @@ impl Tablebase {
         self.tables.is_loaded()
     }
 
+    /// Sets how the next searches use the tables.
     pub fn set_options(&mut self, options: TablebaseOptions) {
         self.options = options;
     }
