@@ -18,6 +18,6 @@ mod worker;
 
 pub use features::Features;
 pub use limits::{SearchLimits, TimeManager};
-pub use pool::{BestMoveChoice, SearchJob, ThreadPool};
+pub use pool::{BestMoveChoice, PoolError, SearchJob, ThreadPool};
 pub use report::{Reporter, SearchInfo, SearchOutcome, Silent};
 pub use worker::INFINITY;

@@ -11,6 +11,10 @@
 //! (to publish a thread's result), never inside the search itself. The table
 //! sits behind a `RwLock` that each thread read-locks once for a whole
 //! search; resizing or clearing write-locks it while the pool is idle.
+//!
+//! A refused resource never takes the pool down: a new table is allocated
+//! before the old one is freed, and a new set of threads is started before the
+//! old set retires, so when the system says no the pool keeps what it had.
 
 use crate::limits::{SearchLimits, TimeManager};
 use crate::params::MAX_DEPTH;
@@ -20,11 +24,41 @@ use board::{Move, Position};
 use crossbeam_utils::CachePadded;
 use parking_lot::{Condvar, Mutex, RwLock};
 use std::cell::Cell;
+use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use tt::{Bound, MATE, MATE_BOUND, TranspositionTable};
+
+/// A resource the system refused to the pool.
+#[derive(Debug)]
+pub enum PoolError {
+    /// Memory for the transposition table.
+    Memory(tt::AllocError),
+    /// A search thread: `started` of `wanted` had started when thread creation failed.
+    Threads {
+        /// How many threads were asked for.
+        wanted: usize,
+        /// How many had started (they were stopped again).
+        started: usize,
+        /// What the system said.
+        error: std::io::Error,
+    },
+}
+
+impl fmt::Display for PoolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PoolError::Memory(e) => e.fmt(f),
+            PoolError::Threads { wanted, started, error } => {
+                write!(f, "the system refused search thread {} of {wanted} ({error})", started + 1)
+            }
+        }
+    }
+}
+
+impl std::error::Error for PoolError {}
 
 /// How the final move is chosen among the threads' results.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -88,7 +122,6 @@ struct Control {
     /// Incremented for every command to the threads.
     epoch: u64,
     clear_histories: bool,
-    quit: bool,
     /// Threads still working on the current command.
     active: usize,
 }
@@ -112,16 +145,33 @@ struct Shared {
     last_outcome: Mutex<Option<SearchOutcome>>,
 }
 
+/// A running search thread and the flag that tells it to exit.
+struct SearchThread {
+    handle: JoinHandle<()>,
+    /// Set (under the control lock) to make the thread exit.
+    retire: Arc<AtomicBool>,
+}
+
 /// The pool of search threads.
 pub struct ThreadPool {
     shared: Arc<Shared>,
-    handles: Vec<JoinHandle<()>>,
+    handles: Vec<SearchThread>,
 }
 
 impl ThreadPool {
     /// A pool of `threads` search threads sharing a table of `hash_mb` megabytes.
+    /// Panics if the system refuses the memory or a thread; see [`Self::try_new`].
     pub fn new(threads: usize, hash_mb: usize, reporter: Arc<dyn Reporter>) -> ThreadPool {
-        let mut tt = TranspositionTable::new(hash_mb);
+        Self::try_new(threads, hash_mb, reporter).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// Like [`Self::new`], but a refused table or thread is an error.
+    pub fn try_new(
+        threads: usize,
+        hash_mb: usize,
+        reporter: Arc<dyn Reporter>,
+    ) -> Result<ThreadPool, PoolError> {
+        let mut tt = TranspositionTable::try_new(hash_mb).map_err(PoolError::Memory)?;
         tt.set_threads(threads.max(1));
         let shared = Arc::new(Shared {
             tt: RwLock::new(tt),
@@ -130,54 +180,27 @@ impl ThreadPool {
             ponderhit: AtomicBool::new(false),
             counters: RwLock::new(Arc::from(Vec::new())),
             results: Mutex::new(Vec::new()),
-            control: Mutex::new(Control {
-                job: None,
-                epoch: 0,
-                clear_histories: false,
-                quit: false,
-                active: 0,
-            }),
+            control: Mutex::new(Control { job: None, epoch: 0, clear_histories: false, active: 0 }),
             wake: Condvar::new(),
             idle: Condvar::new(),
             reporter,
             choice: Mutex::new(BestMoveChoice::default()),
             last_outcome: Mutex::new(None),
         });
+        let handles = spawn(&shared, threads.max(1))?;
         let mut pool = ThreadPool { shared, handles: Vec::new() };
-        pool.spawn(threads);
-        pool
+        pool.install(handles);
+        Ok(pool)
     }
 
-    fn spawn(&mut self, threads: usize) {
-        let threads = threads.max(1);
+    /// Makes `handles` the pool's threads (the pool must be idle): the old set
+    /// retires, and the per-thread counters and results are sized for the new one.
+    fn install(&mut self, handles: Vec<SearchThread>) {
+        retire(&self.shared, std::mem::replace(&mut self.handles, handles));
+        let threads = self.handles.len();
         *self.shared.counters.write() =
             (0..threads).map(|_| CachePadded::new(AtomicU64::new(0))).collect();
         *self.shared.results.lock() = vec![ThreadResult::default(); threads];
-        let epoch = self.shared.control.lock().epoch;
-        for id in 0..threads {
-            let shared = Arc::clone(&self.shared);
-            let handle = std::thread::Builder::new()
-                .name(format!("search-{id}"))
-                .stack_size(16 << 20)
-                .spawn(move || thread_main(&shared, id, threads, epoch))
-                .expect("the OS refused to start a search thread");
-            self.handles.push(handle);
-        }
-    }
-
-    fn join_all(&mut self) {
-        self.stop();
-        self.wait_idle();
-        {
-            let mut c = self.shared.control.lock();
-            c.quit = true;
-            self.shared.wake.notify_all();
-        }
-        for h in self.handles.drain(..) {
-            let _ = h.join();
-        }
-        let mut c = self.shared.control.lock();
-        c.quit = false;
     }
 
     /// The number of search threads.
@@ -185,14 +208,20 @@ impl ThreadPool {
         self.handles.len()
     }
 
-    /// Changes the number of threads (waits for any search to finish first).
-    pub fn set_threads(&mut self, threads: usize) {
-        if threads.max(1) == self.threads() {
-            return;
+    /// Changes the number of threads (stops any search first). The new threads
+    /// start before the old ones retire: if the system refuses one, the pool
+    /// keeps its old threads and says why.
+    pub fn set_threads(&mut self, threads: usize) -> Result<(), PoolError> {
+        let threads = threads.max(1);
+        if threads == self.threads() {
+            return Ok(());
         }
-        self.join_all();
-        self.spawn(threads);
-        self.shared.tt.write().set_threads(threads.max(1));
+        self.stop();
+        self.wait_idle();
+        let handles = spawn(&self.shared, threads)?;
+        self.install(handles);
+        self.shared.tt.write().set_threads(threads);
+        Ok(())
     }
 
     /// Starts a search; returns at once. The reporter receives the best move
@@ -224,8 +253,15 @@ impl ThreadPool {
     }
 
     /// `ponderhit`: the pondered move was played; the search continues on the clock.
+    /// Only a `go ponder` search listens: `go infinite` ends on `stop` alone.
     pub fn ponderhit(&self) {
-        self.shared.ponderhit.store(true, Ordering::SeqCst);
+        let pondering = self.shared.control.lock().job.as_ref().is_some_and(|job| {
+            let limits = &job.limits;
+            limits.ponder && !limits.infinite
+        });
+        if pondering {
+            self.shared.ponderhit.store(true, Ordering::SeqCst);
+        }
     }
 
     /// Whether a search is running.
@@ -264,11 +300,13 @@ impl ThreadPool {
         self.wait_idle();
     }
 
-    /// Resizes the table (waits for any search to finish first).
-    pub fn resize_hash(&mut self, mb: usize) {
+    /// Resizes the table (stops any search first). The new table is allocated
+    /// before the old one is freed: if the system refuses the memory, the old
+    /// table stays, entries and all.
+    pub fn resize_hash(&mut self, mb: usize) -> Result<(), tt::AllocError> {
         self.stop();
         self.wait_idle();
-        self.shared.tt.write().resize(mb);
+        self.shared.tt.write().try_resize(mb)
     }
 
     /// Whether the table got huge pages, and its size in MB.
@@ -285,19 +323,59 @@ impl ThreadPool {
 
 impl Drop for ThreadPool {
     fn drop(&mut self) {
-        self.join_all();
+        self.stop();
+        self.wait_idle();
+        retire(&self.shared, std::mem::take(&mut self.handles));
     }
 }
 
-fn thread_main(shared: &Shared, id: usize, threads: usize, mut seen: u64) {
+/// Starts `threads` idle search threads. If the system refuses one, those
+/// already started are retired and the error says how far it got.
+fn spawn(shared: &Arc<Shared>, threads: usize) -> Result<Vec<SearchThread>, PoolError> {
+    let epoch = shared.control.lock().epoch;
+    let mut handles = Vec::with_capacity(threads);
+    for id in 0..threads {
+        let retire_flag = Arc::new(AtomicBool::new(false));
+        let (thread_shared, flag) = (Arc::clone(shared), Arc::clone(&retire_flag));
+        let started = std::thread::Builder::new()
+            .name(format!("search-{id}"))
+            .stack_size(16 << 20)
+            .spawn(move || thread_main(&thread_shared, &flag, id, threads, epoch));
+        match started {
+            Ok(handle) => handles.push(SearchThread { handle, retire: retire_flag }),
+            Err(error) => {
+                retire(shared, handles);
+                return Err(PoolError::Threads { wanted: threads, started: id, error });
+            }
+        }
+    }
+    Ok(handles)
+}
+
+/// Tells idle `threads` to exit and waits for them.
+fn retire(shared: &Shared, threads: Vec<SearchThread>) {
+    {
+        // Under the lock, so a thread cannot check its flag and then miss the wake-up.
+        let _c = shared.control.lock();
+        for t in &threads {
+            t.retire.store(true, Ordering::SeqCst);
+        }
+        shared.wake.notify_all();
+    }
+    for t in threads {
+        let _ = t.handle.join();
+    }
+}
+
+fn thread_main(shared: &Shared, retire: &AtomicBool, id: usize, threads: usize, mut seen: u64) {
     let mut worker = Worker::new();
     loop {
         let (job, clear) = {
             let mut c = shared.control.lock();
-            while c.epoch == seen && !c.quit {
+            while c.epoch == seen && !retire.load(Ordering::SeqCst) {
                 shared.wake.wait(&mut c);
             }
-            if c.quit {
+            if retire.load(Ordering::SeqCst) {
                 return;
             }
             seen = c.epoch;
