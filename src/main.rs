@@ -7,11 +7,10 @@
 
 mod bench;
 mod datagen;
-mod perft_cmd;
 mod tune;
-mod uci;
 
 use std::process::ExitCode;
+use tessera::{perft_cmd, uci};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -1,7 +1,7 @@
 //! Parsing one line of UCI input into a [`Command`], fully validated against
 //! the current position, so that applying a command cannot fail halfway.
 
-use super::options::{OptionChange, parse_change};
+use super::options::{Settings, parse_change};
 use board::{Board, Color, Position, STARTPOS_FEN};
 use search::SearchLimits;
 use std::time::Duration;
@@ -19,8 +19,8 @@ pub enum Command {
     UciNewGame,
     /// `position ...`, already played out.
     Position(Position),
-    /// A valid `setoption`.
-    SetOption(OptionChange),
+    /// A valid `setoption`: every option's value after it.
+    SetOption(Settings),
     /// `go perft <depth>`.
     Perft(u32),
     /// `go ...` (a search).
@@ -37,8 +37,10 @@ pub enum Command {
     Quit,
 }
 
-/// Parses one input line. Errors are messages for `info string error: ...`.
-pub fn parse(line: &str, current: &Position, chess960: bool) -> Result<Command, String> {
+/// Parses one input line, given the current position and settings. Errors are
+/// messages for `info string error: ...`.
+pub fn parse(line: &str, current: &Position, settings: &Settings) -> Result<Command, String> {
+    let chess960 = settings.chess960;
     let tokens: Vec<&str> = line.split_whitespace().collect();
     let Some((&head, rest)) = tokens.split_first() else { return Ok(Command::Empty) };
     match head {
@@ -51,7 +53,7 @@ pub fn parse(line: &str, current: &Position, chess960: bool) -> Result<Command, 
         "d" => Ok(Command::Display),
         "eval" => Ok(Command::Eval),
         "position" => parse_position(rest, chess960).map(Command::Position),
-        "setoption" => parse_setoption(rest),
+        "setoption" => parse_setoption(rest, settings),
         "go" => parse_go(rest, current.board(), chess960),
         other => Err(format!("unknown command '{other}'")),
     }
@@ -84,7 +86,7 @@ fn parse_position(tokens: &[&str], chess960: bool) -> Result<Position, String> {
     Ok(position)
 }
 
-fn parse_setoption(tokens: &[&str]) -> Result<Command, String> {
+fn parse_setoption(tokens: &[&str], settings: &Settings) -> Result<Command, String> {
     let Some((&"name", rest)) = tokens.split_first() else {
         return Err("setoption: expected 'setoption name <name> [value <value>]'".into());
     };
@@ -93,7 +95,7 @@ fn parse_setoption(tokens: &[&str]) -> Result<Command, String> {
         Some(i) => (rest[..i].join(" "), Some(rest[i + 1..].join(" "))),
         None => (rest.join(" "), None),
     };
-    parse_change(&name, value.as_deref())
+    parse_change(&name, value.as_deref(), settings)
         .map(Command::SetOption)
         .map_err(|e| format!("setoption: {e}"))
 }

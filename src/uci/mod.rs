@@ -14,7 +14,7 @@ pub mod output;
 use crate::perft_cmd::write_divide;
 use board::{Board, Position};
 use command::Command;
-use options::{DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS, OptionChange};
+use options::Settings;
 use output::{Output, UciReporter};
 use search::{SearchJob, ThreadPool};
 use std::io::BufRead;
@@ -28,26 +28,16 @@ struct Engine {
     reporter: Arc<UciReporter>,
     pool: ThreadPool,
     position: Position,
-    multipv: usize,
-    move_overhead: Duration,
-    chess960: bool,
-    features: search::Features,
+    settings: Settings,
 }
 
 /// Runs the UCI loop on `input` until `quit` or end of input.
 pub fn run(input: impl BufRead, out: Output) {
     let reporter = Arc::new(UciReporter { out: out.clone(), chess960: Default::default() });
-    let pool = ThreadPool::new(1, DEFAULT_HASH_MB, reporter.clone());
-    let mut engine = Engine {
-        out,
-        reporter,
-        pool,
-        position: Position::new(Board::startpos()),
-        multipv: 1,
-        move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
-        chess960: false,
-        features: search::Features::default(),
-    };
+    let settings = Settings::default();
+    let pool = ThreadPool::new(settings.threads, settings.hash_mb, reporter.clone());
+    let mut engine =
+        Engine { out, reporter, pool, position: Position::new(Board::startpos()), settings };
     for line in input.lines() {
         let Ok(line) = line else { break };
         if !engine.handle(&line) {
@@ -66,7 +56,7 @@ impl Engine {
     /// Handles one line; returns `false` on `quit`.
     fn handle(&mut self, line: &str) -> bool {
         let received = Instant::now();
-        let command = match command::parse(line, &self.position, self.chess960) {
+        let command = match command::parse(line, &self.position, &self.settings) {
             Ok(c) => c,
             Err(e) => {
                 self.error(&e);
@@ -91,24 +81,24 @@ impl Engine {
                 self.position = Position::new(Board::startpos());
             }
             Command::Position(position) => self.position = position,
-            Command::SetOption(change) => self.apply(change),
+            Command::SetOption(settings) => self.apply_settings(settings),
             Command::Perft(depth) => {
                 let board = *self.position.board();
                 let mut text = Vec::new();
-                write_divide(&mut text, &board, depth, self.chess960);
+                write_divide(&mut text, &board, depth, self.settings.chess960);
                 for line in String::from_utf8_lossy(&text).lines() {
                     self.out.line(line);
                 }
             }
             Command::Go(limits) => {
-                self.reporter.chess960.store(self.chess960, Ordering::Relaxed);
+                self.reporter.chess960.store(self.settings.chess960, Ordering::Relaxed);
                 self.pool.start(SearchJob {
                     position: self.position.clone(),
                     limits,
-                    multipv: self.multipv,
-                    move_overhead: self.move_overhead,
+                    multipv: self.settings.multipv,
+                    move_overhead: Duration::from_millis(self.settings.move_overhead_ms),
                     start: received,
-                    features: self.features,
+                    features: self.settings.search_features,
                 });
             }
             Command::Stop => self.pool.stop(),
@@ -119,7 +109,7 @@ impl Engine {
                 let text = format!(
                     "{}\nFen: {}\nKey: {:016X}\nCheckers: {}",
                     board.diagram(),
-                    board.to_fen(self.chess960),
+                    board.to_fen(self.settings.chess960),
                     board.key(),
                     checkers.join(" ")
                 );
@@ -141,21 +131,34 @@ impl Engine {
         true
     }
 
-    fn apply(&mut self, change: OptionChange) {
-        match change {
-            OptionChange::Hash(mb) => {
-                self.pool.resize_hash(mb);
-                self.announce_hash();
+    /// Makes `new` the settings, doing what a changed option asks for at once.
+    /// A refused resource keeps that option's old value (and says so).
+    fn apply_settings(&mut self, mut new: Settings) {
+        let old = &self.settings;
+        if new.hash_mb != old.hash_mb {
+            match self.pool.resize_hash(new.hash_mb) {
+                Ok(()) => self.announce_hash(),
+                Err(e) => {
+                    self.error(&format!("setoption: {e}; the table stays at {} MB", old.hash_mb));
+                    new.hash_mb = old.hash_mb;
+                }
             }
-            OptionChange::Threads(n) => self.pool.set_threads(n),
-            OptionChange::ClearHash => self.pool.clear(),
-            OptionChange::MultiPv(n) => self.multipv = n,
-            OptionChange::MoveOverhead(ms) => self.move_overhead = Duration::from_millis(ms),
-            OptionChange::Ponder(_) => {}
-            OptionChange::Chess960(on) => self.chess960 = on,
-            OptionChange::SearchFeatures(f) => self.features = f,
-            OptionChange::BestMoveChoice(choice) => self.pool.set_best_move_choice(choice),
         }
+        if new.threads != old.threads
+            && let Err(e) = self.pool.set_threads(new.threads)
+        {
+            let n = old.threads;
+            let s = if n == 1 { "" } else { "s" };
+            self.error(&format!("setoption: {e}; keeping {n} thread{s}"));
+            new.threads = old.threads;
+        }
+        if new.clear_hash != old.clear_hash {
+            self.pool.clear();
+        }
+        if new.smp_best_move != old.smp_best_move {
+            self.pool.set_best_move_choice(new.smp_best_move);
+        }
+        self.settings = new;
     }
 
     fn announce_hash(&self) {
