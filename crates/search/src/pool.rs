@@ -329,20 +329,48 @@ impl Drop for ThreadPool {
     }
 }
 
-/// Starts `threads` idle search threads. If the system refuses one, those
-/// already started are retired and the error says how far it got.
+/// The stack of a search thread.
+const STACK_BYTES: usize = 16 << 20;
+/// What a starting thread needs besides its stack (its `Worker`, the signal
+/// stack std gives every thread, malloc's bookkeeping), with room to spare.
+const THREAD_MARGIN_BYTES: usize = 64 << 20;
+
+/// Whether the system would give one more thread its memory now: reserves
+/// (without touching) and frees a thread's stack and margin. Without this a
+/// thread whose stack fits but whose first allocations do not would abort the
+/// process (std aborts when it cannot map a new thread's signal stack).
+fn room_for_a_thread() -> bool {
+    Vec::<u8>::new().try_reserve_exact(STACK_BYTES + THREAD_MARGIN_BYTES).is_ok()
+}
+
+/// Starts `threads` idle search threads, one at a time, each having allocated
+/// its `Worker` before the next is asked for. If the system refuses one (or
+/// has no room for it), those already started are retired and the error says
+/// how far it got.
 fn spawn(shared: &Arc<Shared>, threads: usize) -> Result<Vec<SearchThread>, PoolError> {
     let epoch = shared.control.lock().epoch;
     let mut handles = Vec::with_capacity(threads);
+    let (ready, started) = std::sync::mpsc::channel::<()>();
     for id in 0..threads {
         let retire_flag = Arc::new(AtomicBool::new(false));
-        let (thread_shared, flag) = (Arc::clone(shared), Arc::clone(&retire_flag));
-        let started = std::thread::Builder::new()
-            .name(format!("search-{id}"))
-            .stack_size(16 << 20)
-            .spawn(move || thread_main(&thread_shared, &flag, id, threads, epoch));
-        match started {
-            Ok(handle) => handles.push(SearchThread { handle, retire: retire_flag }),
+        let (thread_shared, flag, ready) =
+            (Arc::clone(shared), Arc::clone(&retire_flag), ready.clone());
+        let spawned = if room_for_a_thread() {
+            std::thread::Builder::new().name(format!("search-{id}")).stack_size(STACK_BYTES).spawn(
+                move || {
+                    let worker = Worker::new();
+                    let _ = ready.send(());
+                    thread_main(&thread_shared, &flag, worker, id, threads, epoch);
+                },
+            )
+        } else {
+            Err(std::io::Error::new(std::io::ErrorKind::OutOfMemory, "not enough memory for another thread"))
+        };
+        match spawned {
+            Ok(handle) => {
+                let _ = started.recv();
+                handles.push(SearchThread { handle, retire: retire_flag });
+            }
             Err(error) => {
                 retire(shared, handles);
                 return Err(PoolError::Threads { wanted: threads, started: id, error });
@@ -367,8 +395,14 @@ fn retire(shared: &Shared, threads: Vec<SearchThread>) {
     }
 }
 
-fn thread_main(shared: &Shared, retire: &AtomicBool, id: usize, threads: usize, mut seen: u64) {
-    let mut worker = Worker::new();
+fn thread_main(
+    shared: &Shared,
+    retire: &AtomicBool,
+    mut worker: Worker,
+    id: usize,
+    threads: usize,
+    mut seen: u64,
+) {
     loop {
         let (job, clear) = {
             let mut c = shared.control.lock();
