@@ -1,10 +1,10 @@
 //! Parsing one line of UCI input into a [`Command`], fully validated against
 //! the current position, so that applying a command cannot fail halfway.
 
+use super::go::{Go, parse_go};
 use super::options::{Settings, parse_change};
-use board::{Board, Color, Position, STARTPOS_FEN};
-use search::SearchLimits;
-use std::time::Duration;
+use crate::perft_cmd::MAX_PERFT_DEPTH;
+use board::{Board, Position, STARTPOS_FEN};
 
 /// A parsed, valid UCI command.
 #[derive(Debug)]
@@ -23,8 +23,8 @@ pub enum Command {
     SetOption(Settings),
     /// `go perft <depth>`.
     Perft(u32),
-    /// `go ...` (a search).
-    Go(SearchLimits),
+    /// `go ...` (a search; always answered with `bestmove`).
+    Go(Go),
     /// `stop`.
     Stop,
     /// `ponderhit`.
@@ -54,7 +54,10 @@ pub fn parse(line: &str, current: &Position, settings: &Settings) -> Result<Comm
         "eval" => Ok(Command::Eval),
         "position" => parse_position(rest, chess960).map(Command::Position),
         "setoption" => parse_setoption(rest, settings),
-        "go" => parse_go(rest, current.board(), chess960),
+        "go" => match rest.split_first() {
+            Some((&"perft", depth)) => parse_perft(depth),
+            _ => Ok(Command::Go(parse_go(rest, current.board(), chess960))),
+        },
         other => Err(format!("unknown command '{other}'")),
     }
 }
@@ -100,66 +103,12 @@ fn parse_setoption(tokens: &[&str], settings: &Settings) -> Result<Command, Stri
         .map_err(|e| format!("setoption: {e}"))
 }
 
-fn number<T: std::str::FromStr>(key: &str, value: Option<&&str>) -> Result<T, String> {
-    value.and_then(|v| v.parse::<T>().ok()).ok_or_else(|| {
-        format!("go: '{key}' needs a number, got '{}'", value.copied().unwrap_or(""))
-    })
-}
-
-/// Milliseconds, where GUIs sometimes send negative clock values: those count as 0.
-fn millis(key: &str, value: Option<&&str>) -> Result<Duration, String> {
-    let ms: i64 = number(key, value)?;
-    Ok(Duration::from_millis(ms.max(0) as u64))
-}
-
-fn parse_go(tokens: &[&str], board: &Board, chess960: bool) -> Result<Command, String> {
-    if tokens.first() == Some(&"perft") {
-        let depth: u32 = number("perft", tokens.get(1))?;
-        if depth > 20 || tokens.len() > 2 {
-            return Err("go perft: expected one depth from 0 to 20".into());
-        }
-        return Ok(Command::Perft(depth));
+fn parse_perft(tokens: &[&str]) -> Result<Command, String> {
+    match tokens {
+        [depth] => match depth.parse::<u32>() {
+            Ok(d) if d <= MAX_PERFT_DEPTH => Ok(Command::Perft(d)),
+            _ => Err(format!("go perft: expected a depth from 0 to {MAX_PERFT_DEPTH}")),
+        },
+        _ => Err(format!("go perft: expected one depth from 0 to {MAX_PERFT_DEPTH}")),
     }
-    let mut limits = SearchLimits::default();
-    let mut i = 0;
-    while i < tokens.len() {
-        let key = tokens[i];
-        let value = tokens.get(i + 1);
-        i += 2;
-        match key {
-            "wtime" => limits.time[Color::White as usize] = Some(millis(key, value)?),
-            "btime" => limits.time[Color::Black as usize] = Some(millis(key, value)?),
-            "winc" => limits.increment[Color::White as usize] = millis(key, value)?,
-            "binc" => limits.increment[Color::Black as usize] = millis(key, value)?,
-            "movestogo" => limits.moves_to_go = Some(number::<u32>(key, value)?.max(1)),
-            "movetime" => limits.move_time = Some(millis(key, value)?),
-            "depth" => limits.depth = Some(number::<i32>(key, value)?.max(1)),
-            "nodes" => limits.nodes = Some(number::<u64>(key, value)?.max(1)),
-            "mate" => limits.mate = Some(number::<u32>(key, value)?.max(1)),
-            "infinite" => {
-                limits.infinite = true;
-                i -= 1;
-            }
-            "ponder" => {
-                limits.ponder = true;
-                i -= 1;
-            }
-            "searchmoves" => {
-                i -= 1;
-                while let Some(text) = tokens.get(i) {
-                    match board.parse_uci_move(text, chess960) {
-                        Ok(mv) => limits.search_moves.push(mv),
-                        Err(board::MoveError::Syntax { .. }) => break,
-                        Err(e) => return Err(format!("go searchmoves: {e}")),
-                    }
-                    i += 1;
-                }
-                if limits.search_moves.is_empty() {
-                    return Err("go searchmoves: no moves given".into());
-                }
-            }
-            other => return Err(format!("go: unknown parameter '{other}'")),
-        }
-    }
-    Ok(Command::Go(limits))
 }

@@ -3,21 +3,31 @@
 //!
 //! Bad input never changes state: every command is parsed completely into a
 //! new value first and applied only if it is valid; otherwise exactly one
-//! `info string error: ...` line is printed. The loop stays responsive during
-//! a search (`isready`, `stop`, `ponderhit`, `quit` are answered at once)
-//! because searches run on the pool's threads.
+//! `info string error: ...` line is printed. Every `go` that asks for a search
+//! is answered by exactly one `bestmove`, whatever else it contains. The loop
+//! stays responsive while the engine works (`isready`, `stop`, `ponderhit`,
+//! `quit` are answered at once) because searches run on the pool's threads and
+//! `go perft` on a thread of its own. Input that is not UTF-8, or absurdly
+//! long, is a line to report, never the end of input; a refused resource
+//! (memory for `Hash`, a thread for `Threads`) is an error line, and the
+//! engine keeps what it had.
 
 mod command;
+pub mod go;
+pub mod input;
 pub mod options;
 pub mod output;
+mod perft_job;
 
-use crate::perft_cmd::write_divide;
 use board::{Board, Position};
-use command::Command;
+pub use command::{Command, parse};
+use input::{Line, Lines};
 use options::Settings;
-use output::{Output, UciReporter};
+use output::{Output, UciReporter, shorten};
+use perft_job::PerftJob;
 use search::{SearchJob, ThreadPool};
 use std::io::BufRead;
+use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -29,28 +39,65 @@ struct Engine {
     pool: ThreadPool,
     position: Position,
     settings: Settings,
+    perft: Option<PerftJob>,
 }
 
-/// Runs the UCI loop on `input` until `quit` or end of input.
-pub fn run(input: impl BufRead, out: Output) {
+/// Runs the UCI loop on `input` until `quit` or end of input. Fails only if
+/// the engine cannot start at all (the system refuses its first table or thread).
+pub fn run(input: impl BufRead, out: Output) -> ExitCode {
     let reporter = Arc::new(UciReporter { out: out.clone(), chess960: Default::default() });
     let settings = Settings::default();
-    let pool = ThreadPool::new(settings.threads, settings.hash_mb, reporter.clone());
-    let mut engine =
-        Engine { out, reporter, pool, position: Position::new(Board::startpos()), settings };
-    for line in input.lines() {
-        let Ok(line) = line else { break };
-        if !engine.handle(&line) {
+    let pool = match ThreadPool::try_new(settings.threads, settings.hash_mb, reporter.clone()) {
+        Ok(pool) => pool,
+        Err(e) => {
+            out.line(&format!("info string error: cannot start: {e}"));
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut engine = Engine {
+        out,
+        reporter,
+        pool,
+        position: Position::new(Board::startpos()),
+        settings,
+        perft: None,
+    };
+    for line in Lines::new(input) {
+        let go_on = match line {
+            Line::Text(text) => engine.handle(&text),
+            Line::NotUtf8 { at, byte } => {
+                engine.error(&format!(
+                    "input is not UTF-8 (byte {byte:#04X} at offset {at}); line ignored"
+                ));
+                true
+            }
+            Line::TooLong(bytes) => {
+                engine.error(&format!(
+                    "input line of {bytes} bytes (more than {}); line ignored",
+                    input::MAX_LINE_BYTES
+                ));
+                true
+            }
+        };
+        if !go_on {
             break;
         }
     }
+    engine.stop_perft();
     engine.pool.stop();
     engine.pool.wait_idle();
+    ExitCode::SUCCESS
 }
 
 impl Engine {
     fn error(&self, text: &str) {
-        self.out.line(&format!("info string error: {text}"));
+        self.out.line(&format!("info string error: {}", shorten(text)));
+    }
+
+    fn stop_perft(&mut self) {
+        if let Some(job) = self.perft.take() {
+            job.stop();
+        }
     }
 
     /// Handles one line; returns `false` on `quit`.
@@ -83,33 +130,46 @@ impl Engine {
             Command::Position(position) => self.position = position,
             Command::SetOption(settings) => self.apply_settings(settings),
             Command::Perft(depth) => {
+                self.stop_perft();
+                self.pool.stop();
+                self.pool.wait_idle();
                 let board = *self.position.board();
-                let mut text = Vec::new();
-                write_divide(&mut text, &board, depth, self.settings.chess960);
-                for line in String::from_utf8_lossy(&text).lines() {
-                    self.out.line(line);
+                match PerftJob::start(board, depth, self.settings.chess960, self.out.clone()) {
+                    Ok(job) => self.perft = Some(job),
+                    Err(e) => self.error(&format!("go perft: cannot start a thread: {e}")),
                 }
             }
-            Command::Go(limits) => {
+            Command::Go(go) => {
+                self.stop_perft();
+                if !go.ignored.is_empty() {
+                    self.error(&format!("go: ignored {}", go.ignored.join(", ")));
+                }
+                // The search under way (if any) answers in the notation of its own `go`.
+                self.pool.stop();
+                self.pool.wait_idle();
                 self.reporter.chess960.store(self.settings.chess960, Ordering::Relaxed);
                 self.pool.start(SearchJob {
                     position: self.position.clone(),
-                    limits,
+                    limits: go.limits,
                     multipv: self.settings.multipv,
                     move_overhead: Duration::from_millis(self.settings.move_overhead_ms),
                     start: received,
                     features: self.settings.search_features,
                 });
             }
-            Command::Stop => self.pool.stop(),
+            Command::Stop => {
+                self.stop_perft();
+                self.pool.stop();
+            }
             Command::PonderHit => self.pool.ponderhit(),
             Command::Display => {
                 let board = self.position.board();
                 let checkers: Vec<String> = board.checkers().map(|s| s.to_string()).collect();
+                // X-FEN whatever UCI_Chess960 says: `position fen` reads it back exactly.
                 let text = format!(
                     "{}\nFen: {}\nKey: {:016X}\nCheckers: {}",
                     board.diagram(),
-                    board.to_fen(self.settings.chess960),
+                    board.to_fen(true),
                     board.key(),
                     checkers.join(" ")
                 );
@@ -148,8 +208,10 @@ impl Engine {
             && let Err(e) = self.pool.set_threads(new.threads)
         {
             let n = old.threads;
-            let s = if n == 1 { "" } else { "s" };
-            self.error(&format!("setoption: {e}; keeping {n} thread{s}"));
+            self.error(&format!(
+                "setoption: {e}; keeping {n} thread{}",
+                if n == 1 { "" } else { "s" }
+            ));
             new.threads = old.threads;
         }
         if new.clear_hash != old.clear_hash {
