@@ -243,3 +243,40 @@ fn bestmove_notation_follows_its_own_go() {
     let (second, _) = one_bestmove(&mut e);
     assert_eq!(second, "e1h1");
 }
+
+/// A binary built for a CPU feature this machine lacks says so in one line and
+/// exits with status 1 (instead of dying on an illegal instruction). Builds the
+/// engine again with `-C target-feature=+<feature>` in its own target directory.
+#[test]
+#[ignore = "builds the engine again with other RUSTFLAGS (about a minute)"]
+fn a_build_for_cpu_features_this_cpu_lacks_says_so() {
+    // The tests are built with `target-cpu=native`: a feature it leaves off is one
+    // this CPU lacks.
+    let candidates = [
+        ("avx512fp16", cfg!(target_feature = "avx512fp16")),
+        ("amx-tile", cfg!(target_feature = "amx-tile")),
+        ("xop", cfg!(target_feature = "xop")),
+        ("tbm", cfg!(target_feature = "tbm")),
+        ("avx512vp2intersect", cfg!(target_feature = "avx512vp2intersect")),
+    ];
+    let Some((feature, _)) = candidates.iter().find(|(_, on)| !on) else {
+        panic!("this CPU has every candidate feature; add one it lacks");
+    };
+    let root = env!("CARGO_MANIFEST_DIR");
+    let status = std::process::Command::new(env!("CARGO"))
+        .args(["build", "--bin", "tessera", "--manifest-path", &format!("{root}/Cargo.toml")])
+        .env("RUSTFLAGS", format!("-C target-cpu=native -C target-feature=+{feature}"))
+        .env("CARGO_TARGET_DIR", format!("{root}/target/cpu-check"))
+        .status()
+        .expect("run cargo");
+    assert!(status.success());
+    let out = std::process::Command::new(format!("{root}/target/cpu-check/debug/tessera"))
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run the build");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert_eq!(text.lines().count(), 1, "{text}");
+    assert!(text.starts_with("info string error: this tessera binary was built for CPU"), "{text}");
+    assert!(text.contains(&format!(" {feature}")), "{text}");
+}
