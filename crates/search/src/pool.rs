@@ -5,7 +5,7 @@
 //! searches the same root with its own [`Worker`]; they share the
 //! transposition table, one stop flag and per-thread node counters in
 //! cache-padded atomics. Thread 0 is the main thread: it alone watches the
-//! clock, reports, waits for the helpers to stop and announces the best move.
+//! clock, reports, stops the helpers and announces the best move.
 //!
 //! Locks are taken only between searches and once per completed iteration
 //! (to publish a thread's result), never inside the search itself. The table
@@ -364,7 +364,10 @@ fn spawn(shared: &Arc<Shared>, threads: usize) -> Result<Vec<SearchThread>, Pool
                 },
             )
         } else {
-            Err(std::io::Error::new(std::io::ErrorKind::OutOfMemory, "not enough memory for another thread"))
+            Err(std::io::Error::new(
+                std::io::ErrorKind::OutOfMemory,
+                "not enough memory for another thread",
+            ))
         };
         match spawned {
             Ok(handle) => {
@@ -499,7 +502,7 @@ fn helper_search(shared: &Shared, worker: &mut Worker, job: &SearchJob, id: usiz
 }
 
 /// The main thread: iterative deepening with MultiPV, reports, the clock, then the
-/// wait for helpers and the best move.
+/// vote among the threads and the best move.
 fn main_search(shared: &Shared, worker: &mut Worker, job: &SearchJob, threads: usize) {
     let tt = shared.tt.read();
     let counters = Arc::clone(&shared.counters.read());
@@ -635,12 +638,11 @@ fn main_search(shared: &Shared, worker: &mut Worker, job: &SearchJob, threads: u
     }
     shared.stop.store(true, Ordering::SeqCst);
     counters[0].store(worker.nodes, Ordering::Relaxed);
-    {
-        let mut c = shared.control.lock();
-        while c.active > 1 {
-            shared.idle.wait_for(&mut c, Duration::from_millis(1));
-        }
-    }
+    // The move is announced without waiting for the helpers to wind down: a helper
+    // publishes only completed iterations, so waiting adds nothing to the choice, and
+    // with more threads than cores (or a loaded machine) a helper may not run again
+    // for tens of milliseconds. The pool is idle (and `start` may go on) only when
+    // every thread is done.
     let results = shared.results.lock().clone();
     let choice = *shared.choice.lock();
     let chosen_thread = choose(&results, choice);
