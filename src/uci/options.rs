@@ -72,21 +72,28 @@ fn wrong_kind(value: &Value, ty: &str) -> String {
     format!("internal error: a {value:?} cannot set a {ty} setting")
 }
 
-impl OptionValue for usize {
-    fn set_from(&mut self, value: &Value) -> Result<(), String> {
-        match value {
-            Value::Spin(v) => *self = usize::try_from(*v).map_err(|e| e.to_string())?,
-            other => return Err(wrong_kind(other, "usize")),
+/// Spin options set integer fields of any width (range-checked by the kind first).
+macro_rules! spin_value {
+    ($($ty:ty),*) => {$(
+        impl OptionValue for $ty {
+            fn set_from(&mut self, value: &Value) -> Result<(), String> {
+                match value {
+                    Value::Spin(v) => *self = <$ty>::try_from(*v).map_err(|e| e.to_string())?,
+                    other => return Err(wrong_kind(other, stringify!($ty))),
+                }
+                Ok(())
+            }
         }
-        Ok(())
-    }
+    )*};
 }
 
-impl OptionValue for u64 {
+spin_value!(u8, u16, u32, u64, usize, i32, i64);
+
+impl OptionValue for String {
     fn set_from(&mut self, value: &Value) -> Result<(), String> {
         match value {
-            Value::Spin(v) => *self = u64::try_from(*v).map_err(|e| e.to_string())?,
-            other => return Err(wrong_kind(other, "u64")),
+            Value::Text(text) => text.clone_into(self),
+            other => return Err(wrong_kind(other, "String")),
         }
         Ok(())
     }
@@ -445,6 +452,23 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The value types the options to come (SyzygyPath, SyzygyProbeDepth, EvalFile...)
+    /// will use, so that each is one line in `declare_options!`.
+    #[test]
+    fn value_types_for_options_to_come() {
+        let mut path = String::from("<empty>");
+        path.set_from(&Value::Text("/tb/345".into())).unwrap();
+        assert_eq!(path, "/tb/345");
+        assert!(path.set_from(&Value::Spin(1)).is_err());
+        let mut depth = 0u32;
+        depth.set_from(&Value::Spin(7)).unwrap();
+        assert_eq!(depth, 7);
+        assert!(depth.set_from(&Value::Spin(-1)).is_err() && depth == 7);
+        let mut limit = 0i32;
+        limit.set_from(&Value::Spin(-3)).unwrap();
+        assert_eq!(limit, -3);
     }
 
     #[test]
