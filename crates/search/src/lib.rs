@@ -25,7 +25,7 @@ mod worker;
 pub use choice::BestMoveChoice;
 pub use features::Features;
 pub use limits::SearchLimits;
-pub use pool::{SearchJob, ThreadPool};
+pub use pool::{PoolError, SearchJob, ThreadPool};
 pub use report::{Reporter, SearchInfo, SearchOutcome, Silent};
 pub use time::TimeManager;
 pub use worker::INFINITY;
