@@ -1,8 +1,20 @@
 //! The Syzygy options' effect: loading the tables named by `SyzygyPath` and
-//! saying in one `info string` what was found, or what is wrong.
+//! saying in one `info string` what was found, or what is wrong; the probe
+//! options as the search takes them.
 
+use super::options::Settings;
 use super::output::Output;
-use search::ThreadPool;
+use search::{TablebaseOptions, ThreadPool};
+
+/// How the search uses the tables, from `SyzygyProbeDepth`, `SyzygyProbeLimit`
+/// and `Syzygy50MoveRule`.
+pub fn options(settings: &Settings) -> TablebaseOptions {
+    TablebaseOptions {
+        probe_depth: settings.syzygy_probe_depth,
+        probe_limit: settings.syzygy_probe_limit,
+        rule50: settings.syzygy_50_move_rule,
+    }
+}
 
 /// Loads the tables of `path` into `pool` and reports in one line. Returns
 /// whether `path` is now the loaded path list; if not, the tables loaded

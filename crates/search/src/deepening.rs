@@ -13,7 +13,7 @@ use std::sync::Arc;
 use tt::Bound;
 
 /// The main thread: iterative deepening with MultiPV, reports and the clock;
-/// then the wait for a hold and for the helpers, and the best move.
+/// then the wait for a hold (not for the helpers: see below), and the best move.
 pub(crate) fn main_search(shared: &Shared, worker: &mut Worker, job: &SearchJob) {
     let tt = shared.tt.read();
     let counters = Arc::clone(&shared.counters.read());
@@ -47,7 +47,11 @@ pub(crate) fn main_search(shared: &Shared, worker: &mut Worker, job: &SearchJob)
     shared.signals.wait_for_release();
     shared.signals.raise_stop();
     ctx.stop.publish(worker.nodes);
-    shared.wait_for_helpers();
+    // The move is announced without waiting for the helpers to wind down: a helper
+    // publishes only completed iterations, so waiting adds nothing to the choice, and
+    // with more threads than cores (or a loaded machine) a helper may not run again
+    // for tens of milliseconds. The pool is idle (and `start` may go on) only when
+    // every thread is done.
     announce(shared, worker, &reports, interrupted);
 }
 

@@ -29,7 +29,7 @@ mod worker;
 pub use choice::BestMoveChoice;
 pub use features::Features;
 pub use limits::SearchLimits;
-pub use pool::{SearchJob, ThreadPool};
+pub use pool::{PoolError, SearchJob, ThreadPool};
 pub use report::{CurrentMove, Reporter, SearchInfo, SearchOutcome, Silent};
 pub use tablebase::TablebaseOptions;
 pub use time::TimeManager;

@@ -49,4 +49,4 @@ pub use record::{Bound, Hit, Record};
 pub use score::{
     DECISIVE_BOUND, MATE, MATE_BOUND, MAX_PLY, TB_WIN, from_tt_score, is_decisive, to_tt_score,
 };
-pub use table::{MAX_MB, MIN_MB, TranspositionTable};
+pub use table::{AllocError, MAX_MB, MIN_MB, TranspositionTable};
