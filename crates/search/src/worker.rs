@@ -266,9 +266,11 @@ impl Worker {
     fn evaluate(&mut self) -> i32 {
         let board = self.position.board();
         match &self.network {
-            Some(net) => {
-                net.evaluate(&self.accumulators[self.accumulators_len - 1], board.side_to_move())
-            }
+            // Clamped like the hand-written evaluation: a static eval never reaches
+            // the tablebase and mate score ranges.
+            Some(net) => net
+                .evaluate(&self.accumulators[self.accumulators_len - 1], board.side_to_move())
+                .clamp(-eval::MAX_EVAL, eval::MAX_EVAL),
             None => eval::evaluate(board, &mut self.pawn_cache),
         }
     }
