@@ -8,6 +8,7 @@
 #![warn(missing_docs)]
 
 mod choice;
+mod cluster;
 mod deepening;
 mod features;
 mod history;
@@ -22,7 +23,8 @@ mod time;
 pub mod wdl;
 mod worker;
 
-pub use choice::BestMoveChoice;
+pub use choice::{BestMoveChoice, ThreadResult};
+pub use cluster::{Alone, Cluster, Remote};
 pub use features::Features;
 pub use limits::SearchLimits;
 pub use pool::{SearchJob, ThreadPool};

@@ -11,9 +11,14 @@
 //! (to publish a thread's result), never inside the search itself. The table
 //! sits behind a `RwLock` that each thread read-locks once for a whole
 //! search; resizing or clearing write-locks it while the pool is idle.
+//!
+//! In a cluster ([`ThreadPool::set_cluster`]) every rank runs a pool like this
+//! one on its own table; on the ranks that follow, thread 0 searches like a
+//! helper and hands its rank's lines to the leader (see `crate::cluster`).
 
 use crate::choice::{BestMoveChoice, ThreadResult};
-use crate::deepening::{helper_search, main_search};
+use crate::cluster::{Alone, Cluster};
+use crate::deepening::{follower_search, helper_search, main_search};
 use crate::limits::SearchLimits;
 use crate::report::{Reporter, SearchOutcome};
 use crate::stop::Signals;
@@ -118,12 +123,26 @@ pub(crate) struct Shared {
     /// The evaluation network of the next searches (`None`: the hand-written evaluation).
     pub network: Mutex<Option<Arc<eval::nnue::Network>>>,
     pub last_outcome: Mutex<Option<SearchOutcome>>,
+    /// The other ranks searching with this pool ([`Alone`] outside a cluster).
+    cluster: Mutex<Arc<dyn Cluster>>,
+    /// The other ranks' nodes in the current search, as last heard (in a cluster).
+    pub remote_nodes: CachePadded<AtomicU64>,
 }
 
 impl Shared {
     /// Publishes thread `id`'s latest line.
     pub fn publish(&self, id: usize, result: ThreadResult) {
         self.results.lock()[id] = result;
+    }
+
+    /// The cluster this pool searches in ([`Alone`] outside one).
+    pub fn cluster(&self) -> Arc<dyn Cluster> {
+        Arc::clone(&self.cluster.lock())
+    }
+
+    /// The nodes of this process's threads, as last published.
+    pub fn local_nodes(&self) -> u64 {
+        self.counters.read().iter().map(|c| c.load(Ordering::Relaxed)).sum()
     }
 
     /// Blocks the main thread until every helper has finished the current command.
@@ -159,6 +178,8 @@ impl ThreadPool {
             choice: Mutex::new(BestMoveChoice::default()),
             network: Mutex::new(None),
             last_outcome: Mutex::new(None),
+            cluster: Mutex::new(Arc::new(Alone)),
+            remote_nodes: CachePadded::new(AtomicU64::new(0)),
         });
         let mut pool = ThreadPool { shared, handles: Vec::new() };
         pool.spawn(threads);
@@ -221,6 +242,7 @@ impl ThreadPool {
         for c in self.shared.counters.read().iter() {
             c.store(0, Ordering::Relaxed);
         }
+        self.shared.remote_nodes.store(0, Ordering::Relaxed);
         for r in self.shared.results.lock().iter_mut() {
             *r = ThreadResult::default();
         }
@@ -286,6 +308,14 @@ impl ThreadPool {
         *self.shared.choice.lock() = choice;
     }
 
+    /// Makes this pool one rank of a cluster (waits for any search to finish first).
+    /// A pool searches [`Alone`] until this is called.
+    pub fn set_cluster(&self, cluster: Arc<dyn Cluster>) {
+        self.stop();
+        self.wait_idle();
+        *self.shared.cluster.lock() = cluster;
+    }
+
     /// Chooses the evaluation of the next searches: a network, or `None` for the
     /// hand-written evaluation (the default while the network is being proven).
     pub fn set_network(&self, network: Option<Arc<eval::nnue::Network>>) {
@@ -315,6 +345,9 @@ fn thread_main(shared: &Shared, id: usize, mut seen: u64) {
             }
         };
         match command {
+            Command::Search(job) if id == 0 && shared.cluster().rank() > 0 => {
+                follower_search(shared, &mut worker, &job)
+            }
             Command::Search(job) if id == 0 => main_search(shared, &mut worker, &job),
             Command::Search(job) => helper_search(shared, &mut worker, &job, id),
             Command::ClearHistories => worker.clear(),
