@@ -6,6 +6,10 @@
 //! `info string error: ...` line is printed. The loop stays responsive during
 //! a search (`isready`, `stop`, `ponderhit`, `quit` are answered at once)
 //! because searches run on the pool's threads.
+//!
+//! In a cluster ([`run_in_cluster`]) the same loop runs on every rank: the
+//! leader's reads stdin and passes every command that changes state on to the
+//! other ranks; theirs reads those commands (docs/cluster.md).
 
 mod command;
 pub mod options;
@@ -24,6 +28,8 @@ use std::time::{Duration, Instant};
 
 /// The engine's state between commands.
 struct Engine {
+    /// The other ranks ([`search::Alone`] outside a cluster).
+    cluster: Arc<dyn search::Cluster>,
     out: Output,
     reporter: Arc<UciReporter>,
     pool: ThreadPool,
@@ -39,9 +45,16 @@ struct Engine {
 
 /// Runs the UCI loop on `input` until `quit` or end of input.
 pub fn run(input: impl BufRead, out: Output) {
+    run_in_cluster(input, out, Arc::new(search::Alone));
+}
+
+/// Runs the UCI loop as one rank of `cluster` (see the module documentation).
+pub fn run_in_cluster(input: impl BufRead, out: Output, cluster: Arc<dyn search::Cluster>) {
     let reporter = Arc::new(UciReporter { out: out.clone(), chess960: Default::default() });
     let pool = ThreadPool::new(1, DEFAULT_HASH_MB, reporter.clone());
+    pool.set_cluster(Arc::clone(&cluster));
     let mut engine = Engine {
+        cluster,
         out,
         reporter,
         pool,
@@ -83,6 +96,11 @@ impl Engine {
                 return true;
             }
         };
+        // Before applying it: a `go` must reach the other ranks before this rank's
+        // search can end and stop theirs.
+        if command.changes_state() {
+            self.cluster.forward(line.trim());
+        }
         match command {
             Command::Empty => {}
             Command::Uci => {
