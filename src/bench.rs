@@ -75,10 +75,13 @@ pub fn run(args: &[String]) -> ExitCode {
             Some(a) => a.parse::<usize>().ok().filter(|&v| (1..=max).contains(&v)),
         }
     };
-    let (Some(depth), Some(threads), Some(hash)) =
-        (parse(0, DEFAULT_DEPTH as usize, 64), parse(1, 1, 1024), parse(2, 16, 1 << 16))
+    let features = search::Features::parse(args.get(3).map_or("", String::as_str));
+    let (Some(depth), Some(threads), Some(hash), Ok(features)) =
+        (parse(0, DEFAULT_DEPTH as usize, 64), parse(1, 1, 1024), parse(2, 16, 1 << 16), features)
     else {
-        eprintln!("usage: tessera bench [depth 1..64] [threads 1..1024] [hash MB]");
+        eprintln!(
+            "usage: tessera bench [depth 1..64] [threads 1..1024] [hash MB] [search features, e.g. -nmp,-lmr]"
+        );
         return ExitCode::FAILURE;
     };
     let mut pool = ThreadPool::new(threads, hash, Arc::new(Silent));
@@ -97,7 +100,7 @@ pub fn run(args: &[String]) -> ExitCode {
             multipv: 1,
             move_overhead: Duration::ZERO,
             start,
-            features: search::Features::default(),
+            features,
         };
         let Some(outcome) = pool.search_sync(job) else {
             eprintln!("bench: the search did not finish");

@@ -9,7 +9,7 @@ use crate::params::MAX_DEPTH;
 use crate::pool::{SearchJob, Shared};
 use crate::report::{Reports, SearchOutcome};
 use crate::stop::{ClusterView, StopCheck};
-use crate::time::{Stability, TimeManager};
+use crate::time::{Stability, TimeManager, fail_low_scale, node_share_scale};
 use crate::worker::{SearchContext, Share, Worker};
 use std::sync::Arc;
 use tt::{Bound, TranspositionTable};
@@ -93,6 +93,7 @@ fn deepen(
     let max_depth = job.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
     let mut scores = vec![0; reports.lines];
     let mut stability = Stability::default();
+    let mut previous_score = None;
     for depth in 1..=max_depth {
         let on_fail = |w: &Worker, multipv, score, bound| {
             reports.aspiration_fail(w, depth, multipv, score, bound);
@@ -127,7 +128,17 @@ fn deepen(
             ThreadResult { depth, score: best.score, bound: Bound::Exact, pv: best.pv.clone() },
         );
         stability.update(best.pv.first().copied());
-        if ctx.stop.stop_deepening(best.score, stability.scale(), worker.nodes) {
+        let mut scale = stability.scale();
+        if ctx.features.time_nodes && depth >= 6 {
+            if let Some(mv) = best.pv.first() {
+                scale *= node_share_scale(worker.node_share(*mv));
+            }
+            if let Some(previous) = previous_score {
+                scale *= fail_low_scale(previous, best.score);
+            }
+        }
+        previous_score = Some(best.score);
+        if ctx.stop.stop_deepening(best.score, scale, worker.nodes) {
             break;
         }
     }

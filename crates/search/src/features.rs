@@ -53,6 +53,25 @@ features! {
     aspiration = "aspiration",
     /// Lazy SMP: odd-numbered helper threads skip some depths (diversification).
     helper_skip = "helperskip",
+    /// Singular extensions, with multi-cut, double and negative extensions.
+    singular = "singular",
+    /// Correction history: the static eval corrected by what searches found.
+    correction = "corrhist",
+    /// Capture history in move ordering and capture pruning.
+    capture_history = "capthist",
+    /// Pruning of quiet moves with bad history at low depth.
+    history_pruning = "histprune",
+    /// ProbCut: a capture that beats beta by a margin in a shallow search cuts.
+    probcut = "probcut",
+    /// Razoring: far below alpha at low depth, trust quiescence.
+    razoring = "razor",
+    /// Futility pruning of captures in quiescence, and the table's bound refining stand pat.
+    qs_futility = "qsfutility",
+    /// "Improving" in every margin (futility, razoring, ProbCut) and looking past
+    /// a ply in check.
+    improving = "improving",
+    /// Time management by the best move's share of nodes and by fail lows.
+    time_nodes = "tmnodes",
 }
 
 impl Features {

@@ -45,6 +45,22 @@ pub const fn nmp_reduction(depth: i32, eval_over_beta: i32) -> i32 {
     NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR + by_eval
 }
 
+// Step 5b. Razoring.
+
+/// Razoring applies up to this depth ...
+pub const RAZOR_MAX_DEPTH: i32 = 3;
+/// ... when eval + this margin per ply of depth is below alpha.
+pub const RAZOR_MARGIN: i32 = 250;
+
+// Step 6b. ProbCut.
+
+/// ProbCut applies from this depth ...
+pub const PROBCUT_MIN_DEPTH: i32 = 5;
+/// ... looking for captures that beat beta by this much (less when improving) ...
+pub const PROBCUT_MARGIN: i32 = 200;
+/// ... in a search this many plies shallower.
+pub const PROBCUT_REDUCTION: i32 = 4;
+
 // Step 7. Internal iterative reduction (not measured in games).
 
 /// Internal iterative reduction applies from this depth when there is no hash move.
@@ -73,10 +89,30 @@ pub const FUTILITY_MAX_DEPTH: i32 = 8;
 pub const SEE_QUIET_MARGIN: i32 = -25;
 /// SEE pruning of captures: threshold per ply of depth.
 pub const SEE_NOISY_MARGIN: i32 = -100;
+/// Capture history shifts the SEE threshold of a capture by 1 cp per this much history.
+pub const SEE_CAPTURE_HISTORY_DIVISOR: i32 = 64;
+
+/// History pruning: quiet moves whose history is below `-HISTORY_PRUNING_MARGIN × depth` ...
+pub const HISTORY_PRUNING_MARGIN: i32 = 2048;
+/// ... are skipped up to this (reduced) depth.
+pub const HISTORY_PRUNING_MAX_DEPTH: i32 = 4;
 /// SEE pruning of captures applies up to this depth.
 pub const SEE_NOISY_MAX_DEPTH: i32 = 8;
 
-// Step 10. Check extension (not measured in games).
+// Step 10. Singular extensions.
+
+/// Singular extensions apply from this depth ...
+pub const SINGULAR_MIN_DEPTH: i32 = 8;
+/// ... to a hash move whose entry is at most this many plies shallower than the node.
+pub const SINGULAR_TT_DEPTH_MARGIN: i32 = 3;
+/// The singular beta is the stored score minus this much per ply of depth.
+pub const SINGULAR_MARGIN_PER_DEPTH: i32 = 1;
+/// A move singular by this much more (at non-PV nodes) is extended twice ...
+pub const DOUBLE_EXTENSION_MARGIN: i32 = 20;
+/// ... at most this many times along a line.
+pub const MAX_DOUBLE_EXTENSIONS: u8 = 6;
+
+// Step 10b. Check extension (not measured in games).
 
 /// Extensions stop at this ply: twice the iteration's depth, and never below
 /// ply 16 (so perpetual-check lines cannot run the search to the ply limit).
@@ -129,6 +165,12 @@ const fn lmr_table() -> [[i32; 64]; 64] {
     t
 }
 
+// Quiescence.
+
+/// Quiescence futility: a capture whose victim cannot lift stand pat plus this
+/// margin to alpha is skipped (as is a losing one once stand pat plus it is below alpha).
+pub const QS_FUTILITY_MARGIN: i32 = 150;
+
 // Aspiration windows (not measured in games).
 
 /// Aspiration windows start at this half-width (centipawns) ...
@@ -146,6 +188,17 @@ pub const TIME_SCALE_UNSTABLE: f64 = 1.4;
 pub const TIME_SCALE_PER_STABLE_ITERATION: f64 = 0.15;
 /// ... counting up to this many iterations.
 pub const TIME_MAX_STABLE_ITERATIONS: u32 = 5;
+/// The soft limit is scaled by `(TIME_NODES_BASE − share) × TIME_NODES_FACTOR`,
+/// where `share` is the best move's share of the nodes searched: a best move
+/// that took most of the effort is clear, one that took little is not.
+pub const TIME_NODES_BASE: f64 = 1.5;
+/// See [`TIME_NODES_BASE`].
+pub const TIME_NODES_FACTOR: f64 = 1.35;
+/// After a fail low (the score dropped since the last iteration) the soft limit
+/// grows by 1 % per this many centipawns of drop ...
+pub const TIME_FAIL_LOW_CP_PER_PERCENT: i32 = 2;
+/// ... up to this factor.
+pub const TIME_FAIL_LOW_MAX: f64 = 1.5;
 
 #[cfg(test)]
 mod tests {

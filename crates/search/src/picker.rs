@@ -27,6 +27,8 @@ pub struct PickerContext<'a> {
     pub prev: [PieceTo; 2],
     /// The killers of this ply.
     pub killers: [Move; 2],
+    /// Whether captures are ordered by capture history too (not MVV-LVA alone).
+    pub capture_history: bool,
 }
 
 /// Hands out the legal moves of a position, best-looking first.
@@ -118,7 +120,7 @@ impl MovePicker {
                     for i in 0..self.moves.len() {
                         let mv = self.moves[i];
                         self.scores[i] = if is_noisy(board, mv) {
-                            mvv_lva(board, mv) + 1_000_000
+                            noisy_score(board, mv, ctx) + 1_000_000
                         } else {
                             quiet_score(board, mv, ctx)
                         };
@@ -228,6 +230,18 @@ fn mvv_lva(board: &Board, mv: Move) -> i32 {
     let attacker = board.piece_on(mv.from()).map_or(0, |p| p as i32);
     let promo = mv.promotion().map_or(0, |p| if p == Piece::Queen { see_value(p) } else { -2000 });
     victim * 8 + promo - attacker
+}
+
+/// A capture's or promotion's order: MVV-LVA, refined by capture history.
+#[inline]
+fn noisy_score(board: &Board, mv: Move, ctx: &PickerContext) -> i32 {
+    let mut score = mvv_lva(board, mv);
+    if ctx.capture_history {
+        let piece = board.piece_on(mv.from()).unwrap_or(Piece::Pawn);
+        let pt = PieceTo::new(board.side_to_move(), piece, mv.to());
+        score = score * 4 + ctx.histories.capture(board, pt, mv) / 8;
+    }
+    score
 }
 
 #[inline]

@@ -4,7 +4,8 @@
 
 use crate::limits::SearchLimits;
 use crate::params::{
-    TIME_MAX_STABLE_ITERATIONS, TIME_SCALE_PER_STABLE_ITERATION, TIME_SCALE_UNSTABLE,
+    TIME_FAIL_LOW_CP_PER_PERCENT, TIME_FAIL_LOW_MAX, TIME_MAX_STABLE_ITERATIONS, TIME_NODES_BASE,
+    TIME_NODES_FACTOR, TIME_SCALE_PER_STABLE_ITERATION, TIME_SCALE_UNSTABLE,
 };
 use board::{Color, Move};
 use std::time::{Duration, Instant};
@@ -100,8 +101,32 @@ impl Stability {
     }
 }
 
+/// The soft limit's factor for a best move that took `share` (0..1) of the
+/// nodes: below 1 when it took most of them (the choice is clear), above 1
+/// when it took few (other moves kept the search busy).
+pub(crate) fn node_share_scale(share: f64) -> f64 {
+    (TIME_NODES_BASE - share.clamp(0.0, 1.0)) * TIME_NODES_FACTOR
+}
+
+/// The soft limit's factor after an iteration whose score is `score`, the one
+/// before having scored `previous`: above 1 when the score fell.
+pub(crate) fn fail_low_scale(previous: i32, score: i32) -> f64 {
+    let drop = (previous - score).max(0);
+    (1.0 + f64::from(drop / TIME_FAIL_LOW_CP_PER_PERCENT) / 100.0).min(TIME_FAIL_LOW_MAX)
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn node_share_and_fail_low_scales() {
+        assert!(node_share_scale(0.95) < 1.0);
+        assert!(node_share_scale(0.2) > 1.5);
+        assert!(node_share_scale(0.5) > node_share_scale(0.6));
+        assert_eq!(fail_low_scale(30, 50), 1.0);
+        assert!((fail_low_scale(50, 30) - 1.1).abs() < 1e-9);
+        assert_eq!(fail_low_scale(500, -500), TIME_FAIL_LOW_MAX);
+    }
+
     use super::*;
 
     fn limits(ms: u64, inc: u64, mtg: Option<u32>) -> SearchLimits {

@@ -26,7 +26,7 @@ use board::{Board, Color, Move, Piece, Position};
 use eval::PawnCache;
 use eval::nnue::{Accumulator, Network};
 use std::sync::Arc;
-use tt::{MATE, Record, TranspositionTable};
+use tt::{MATE, MATE_BOUND, Record, TranspositionTable};
 
 /// A score above any real one.
 pub const INFINITY: i32 = MATE + 1;
@@ -36,9 +36,23 @@ const NO_EVAL: i32 = -INFINITY;
 /// Per-ply search state.
 #[derive(Clone, Copy)]
 struct Frame {
+    /// The static evaluation, corrected by correction history ([`NO_EVAL`] in check).
     static_eval: i32,
     /// The move made from this ply (to reach ply + 1), for continuation history.
     moved: PieceTo,
+    /// The move a singular-extension search at this ply leaves out (null: none).
+    excluded: Move,
+    /// How many double extensions the line to this ply holds.
+    double_extensions: u8,
+}
+
+impl Frame {
+    const EMPTY: Frame = Frame {
+        static_eval: NO_EVAL,
+        moved: PieceTo::NONE,
+        excluded: Move::NULL,
+        double_extensions: 0,
+    };
 }
 
 /// What a search needs from outside its thread, for one `go`.
@@ -93,6 +107,8 @@ pub struct Worker {
     nmp_min_ply: usize,
     /// The side whose null move is being verified.
     nmp_color: Color,
+    /// Nodes spent below each root move in this `go`, by from and to square.
+    root_move_nodes: Box<[u64]>,
     /// The latest root move of the current iteration that was fully searched and raised
     /// alpha (or failed high), with its score and reply: usable if the iteration is cut short.
     partial_root: Option<PartialRoot>,
@@ -129,7 +145,8 @@ impl Worker {
             ]
             .into_boxed_slice(),
             accumulators_len: 1,
-            frames: vec![Frame { static_eval: NO_EVAL, moved: PieceTo::NONE }; MAX_SEARCH_PLY + 4],
+            frames: vec![Frame::EMPTY; MAX_SEARCH_PLY + 4],
+            root_move_nodes: vec![0; 64 * 64].into_boxed_slice(),
             pv: Box::new([[Move::NULL; MAX_SEARCH_PLY + 1]; MAX_SEARCH_PLY + 1]),
             pv_len: [0; MAX_SEARCH_PLY + 1],
             nodes: 0,
@@ -178,9 +195,22 @@ impl Worker {
             self.root_moves = legal.to_vec();
         }
         self.excluded_root.clear();
+        self.root_move_nodes.iter_mut().for_each(|n| *n = 0);
         for k in self.histories.killers.iter_mut() {
             *k = [Move::NULL; 2];
         }
+    }
+
+    /// The share of this thread's nodes spent below root move `mv` in this `go`.
+    pub fn node_share(&self, mv: Move) -> f64 {
+        let index = mv.from() as usize * 64 + mv.to() as usize;
+        self.root_move_nodes[index] as f64 / self.nodes.max(1) as f64
+    }
+
+    /// Adds the nodes a root move's search took.
+    #[inline(always)]
+    fn count_root_move_nodes(&mut self, mv: Move, nodes: u64) {
+        self.root_move_nodes[mv.from() as usize * 64 + mv.to() as usize] += nodes;
     }
 
     /// The principal variation of the last root search.
@@ -251,13 +281,24 @@ impl Worker {
     }
 
     /// The static evaluation of a node not in check: the one the table stored with
-    /// the position (`hit`), or else a fresh [`Worker::evaluate`].
+    /// the position (`hit`), or else a fresh [`Worker::evaluate`]. The table keeps
+    /// this raw value; [`Worker::corrected`] adds what searches learned.
     #[inline(always)]
     fn static_eval(&mut self, hit: Option<&Record>) -> i32 {
         match hit {
             Some(h) => h.eval,
             None => self.evaluate(),
         }
+    }
+
+    /// `raw` static eval of the current position corrected by correction history
+    /// (when that is on), kept clear of mate scores.
+    #[inline(always)]
+    fn corrected(&self, ctx: &SearchContext, raw: i32) -> i32 {
+        if !ctx.features.correction {
+            return raw;
+        }
+        (raw + self.histories.correction(self.board())).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     /// Decides whether to stop and, if not, counts the node about to be searched.

@@ -20,7 +20,7 @@ use trainer::net::Layout;
 use trainer::train::{Config, train};
 
 const USAGE: &str = "\
-usage: tessera-train train [--out DIR] [--hidden H] [--epochs E] [--batch B] [--lr LR]
+usage: tessera-train train [--out DIR] [--hidden H] [--factoriser true|false] [--epochs E] [--batch B] [--lr LR]
                            [--final-lr F] [--wd W] [--lambda L] [--threads T] [--seed S]
                            [--validation-every N] [--min-ply P] [--max-score S] [--init FILE] DATA...
        tessera-train stats [--min-ply P] [--max-score S] DATA...
@@ -104,6 +104,7 @@ fn run_train(args: &[String]) -> Result<(), String> {
     let known = [
         "out",
         "hidden",
+        "factoriser",
         "epochs",
         "batch",
         "lr",
@@ -121,6 +122,7 @@ fn run_train(args: &[String]) -> Result<(), String> {
     let d = Config::default();
     let config = Config {
         hidden: get(&flags, "hidden", d.hidden)?,
+        factorised: get(&flags, "factoriser", d.factorised)?,
         epochs: get(&flags, "epochs", d.epochs)?,
         batch_size: get(&flags, "batch", d.batch_size)?,
         lr: get(&flags, "lr", d.lr)?,
@@ -137,7 +139,7 @@ fn run_train(args: &[String]) -> Result<(), String> {
     let out = PathBuf::from(get(&flags, "out", "nets-out".to_string())?);
     let validation_every = get(&flags, "validation-every", 50u64)?;
     let filter = filter_from(&flags)?;
-    let layout = Layout { hidden: config.hidden };
+    let layout = Layout { hidden: config.hidden, factorised: config.factorised };
     let init = match flags.get("init") {
         Some(path) => Some(read_params(Path::new(path), layout)?),
         None => None,

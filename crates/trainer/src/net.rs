@@ -11,6 +11,13 @@
 //! `out × SCALE` is the evaluation in centipawns. All parameters live in one
 //! flat vector (see [`Layout`]), so the optimiser and the gradient reduction
 //! treat them alike.
+//!
+//! With the factoriser on, each input feature also activates one of 12 virtual
+//! features — its piece and colour, wherever it stands — whose weights `WF`
+//! every square of that piece shares: `acc += W1[f] + WF[f / 64]`. What all
+//! squares have in common (a piece's value) is then learned from every
+//! position with that piece, not square by square; at quantisation `WF` is
+//! folded into `W1`, so the engine's net is unchanged.
 
 use crate::sample::Sample;
 use eval::nnue::INPUTS;
@@ -20,7 +27,12 @@ use eval::nnue::INPUTS;
 pub struct Layout {
     /// Hidden neurons per perspective.
     pub hidden: usize,
+    /// Whether the 12 virtual piece features are trained (see the module docs).
+    pub factorised: bool,
 }
+
+/// Virtual (factoriser) features: one per colour (relative) and piece.
+pub const VIRTUAL_FEATURES: usize = INPUTS / 64;
 
 impl Layout {
     /// First-layer weights: `INPUTS × hidden`, feature-major.
@@ -41,9 +53,25 @@ impl Layout {
     pub fn b2(&self) -> usize {
         (INPUTS + 3) * self.hidden
     }
+    /// The factoriser's weights: `VIRTUAL_FEATURES × hidden` (empty when off).
+    pub fn wf(&self) -> std::ops::Range<usize> {
+        let s = self.b2() + 1;
+        s..s + if self.factorised { VIRTUAL_FEATURES * self.hidden } else { 0 }
+    }
     /// The number of parameters.
     pub fn len(&self) -> usize {
-        self.b2() + 1
+        self.wf().end
+    }
+    /// The effective first-layer weight `j` of input feature `f` (with the
+    /// factoriser's share folded in).
+    #[inline(always)]
+    pub fn effective_w1(&self, params: &[f32], f: usize, j: usize) -> f32 {
+        let own = params[f * self.hidden + j];
+        if self.factorised {
+            own + params[self.wf().start + (f / 64) * self.hidden + j]
+        } else {
+            own
+        }
     }
     /// Whether there are no parameters (never: for clippy's sake).
     pub fn is_empty(&self) -> bool {
@@ -112,6 +140,15 @@ pub fn forward(layout: Layout, params: &[f32], sample: &Sample, scratch: &mut Sc
         let row = &params[scratch.features_them[i] * h..][..h];
         scratch.acc_them.iter_mut().zip(row).for_each(|(a, w)| *a += w);
     }
+    if layout.factorised {
+        let wf = layout.wf().start;
+        for i in 0..scratch.count {
+            let row = &params[wf + scratch.features_us[i] / 64 * h..][..h];
+            scratch.acc_us.iter_mut().zip(row).for_each(|(a, w)| *a += w);
+            let row = &params[wf + scratch.features_them[i] / 64 * h..][..h];
+            scratch.acc_them.iter_mut().zip(row).for_each(|(a, w)| *a += w);
+        }
+    }
     let w2 = &params[layout.w2()];
     let (w_us, w_them) = w2.split_at(h);
     let mut out = params[layout.b2()];
@@ -157,6 +194,32 @@ pub fn backward(layout: Layout, params: &[f32], scratch: &Scratch, d_out: f32, g
         let row = &mut grad[scratch.features_them[i] * h..][..h];
         row.iter_mut().zip(&d_them[..h]).for_each(|(g, d)| *g += d);
     }
+    if layout.factorised {
+        let wf = layout.wf().start;
+        for i in 0..scratch.count {
+            let row = &mut grad[wf + scratch.features_us[i] / 64 * h..][..h];
+            row.iter_mut().zip(&d_us[..h]).for_each(|(g, d)| *g += d);
+            let row = &mut grad[wf + scratch.features_them[i] / 64 * h..][..h];
+            row.iter_mut().zip(&d_them[..h]).for_each(|(g, d)| *g += d);
+        }
+    }
+}
+
+/// Keeps every effective first-layer weight (own plus factoriser share)
+/// within ±`limit`, by moving the feature's own weight, so that quantisation
+/// stays as safe as without the factoriser.
+pub fn clip_effective(layout: Layout, params: &mut [f32], limit: f32) {
+    if !layout.factorised {
+        return;
+    }
+    let (h, wf) = (layout.hidden, layout.wf().start);
+    for f in 0..INPUTS {
+        for j in 0..h {
+            let shared = params[wf + (f / 64) * h + j];
+            let own = &mut params[f * h + j];
+            *own = (*own + shared).clamp(-limit, limit) - shared;
+        }
+    }
 }
 
 /// Initial parameters: uniform in ±1/√fan-in for the weights, zero biases.
@@ -173,6 +236,26 @@ pub fn initial_params(layout: Layout, seed: u64) -> Vec<f32> {
     let w2_limit = 1.0 / ((2 * layout.hidden) as f32).sqrt();
     params[layout.w2()].iter_mut().for_each(|w| *w = uniform(w2_limit));
     params
+}
+
+#[cfg(test)]
+mod factoriser_tests {
+    use super::*;
+
+    #[test]
+    fn effective_weights_are_clipped_and_folded() {
+        let layout = Layout { hidden: 2, factorised: true };
+        let mut params = vec![0.0; layout.len()];
+        params[0] = 1.5; // feature 0 (a white pawn on a1 from White's view), neuron 0
+        params[layout.wf().start] = 1.0; // the white-pawn virtual feature, neuron 0
+        assert_eq!(layout.effective_w1(&params, 0, 0), 2.5);
+        clip_effective(layout, &mut params, 1.98);
+        assert!((layout.effective_w1(&params, 0, 0) - 1.98).abs() < 1e-6);
+        assert_eq!(params[layout.wf().start], 1.0, "the shared weight is left alone");
+        // Feature 63 (pawn on h8) shares the same virtual row; feature 64 does not.
+        assert_eq!(layout.effective_w1(&params, 63, 0), 1.0);
+        assert_eq!(layout.effective_w1(&params, 64, 0), 0.0);
+    }
 }
 
 #[cfg(test)]
@@ -247,9 +330,10 @@ mod tests {
     /// A tiny net whose accumulators all sit well inside (0, 1), away from
     /// SCReLU's kinks, so central differences are exact up to rounding.
     fn tiny_net() -> (Layout, Vec<f32>) {
-        let layout = Layout { hidden: 4 };
+        let layout = Layout { hidden: 4, factorised: true };
         let mut params = initial_params(layout, 1);
         params[layout.w1()].iter_mut().for_each(|w| *w *= 0.2);
+        params[layout.wf()].iter_mut().for_each(|w| *w *= 0.1);
         params[layout.b1()].iter_mut().enumerate().for_each(|(j, b)| *b = 0.3 + 0.1 * j as f32);
         params[layout.w2()].iter_mut().for_each(|w| *w *= 8.0);
         let mut scratch = Scratch::new(layout);
@@ -279,6 +363,7 @@ mod tests {
         let mut grad = analytic_gradient(layout, &params, &samples);
         let first_layer = layout.w1().start..layout.b1().end;
         grad[first_layer].iter_mut().for_each(|g| *g *= 0.5);
+        grad[layout.wf()].iter_mut().for_each(|g| *g *= 0.5);
         let worst = worst_disagreement(layout, &params, &samples, &grad);
         assert!(worst > 0.3, "a halved gradient went unnoticed ({worst})");
     }

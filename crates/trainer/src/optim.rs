@@ -49,6 +49,7 @@ impl AdamW {
             *p -= lr * (m_hat / (v_hat.sqrt() + 1e-8) + decay * *p);
             *p = p.clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
         }
+        crate::net::clip_effective(layout, params, WEIGHT_CLIP);
     }
 }
 
@@ -58,7 +59,7 @@ mod tests {
 
     #[test]
     fn steps_descend_and_clip() {
-        let layout = Layout { hidden: 1 };
+        let layout = Layout { hidden: 1, factorised: false };
         let mut params = vec![0.5; layout.len()];
         let mut adam = AdamW::new(layout.len(), 0.0);
         // The gradient of Σ p²/2 is p: every parameter moves towards 0.

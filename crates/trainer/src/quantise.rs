@@ -22,7 +22,7 @@ pub fn quantise(layout: Layout, params: &[f32]) -> Result<Box<Network>, String> 
     });
     for (f, row) in net.feature_weights.iter_mut().enumerate() {
         for (j, w) in row.iter_mut().enumerate() {
-            *w = q(params[f * HIDDEN + j], QA);
+            *w = q(layout.effective_w1(params, f, j), QA);
         }
     }
     for (w, &p) in net.feature_biases.iter_mut().zip(&params[layout.b1()]) {
@@ -106,9 +106,15 @@ mod tests {
         // like a trained net's), compared on positions it was not trained on.
         let mut data = synthetic(24_000);
         let held_out = data.split_off(20_000);
-        let config =
-            Config { epochs: 3, batch_size: 1024, lr: 0.003, lambda: 0.0, ..Config::default() };
-        let layout = Layout { hidden: HIDDEN };
+        let config = Config {
+            epochs: 4,
+            batch_size: 1024,
+            lr: 0.01,
+            lambda: 0.0,
+            factorised: true,
+            ..Config::default()
+        };
+        let layout = Layout { hidden: HIDDEN, factorised: true };
         let params = train(&config, &mut data, &[], None, |_, _| {}, |_, _, _, _| {});
         let net = quantise_corrected(layout, &params, &data).expect("the engine's size");
         let (mut worst, mut total, mut spread) = (0f32, 0f32, 0f32);
@@ -133,7 +139,7 @@ mod tests {
 
     #[test]
     fn a_net_of_another_size_is_refused() {
-        let layout = Layout { hidden: 8 };
+        let layout = Layout { hidden: 8, factorised: false };
         assert!(quantise(layout, &initial_params(layout, 1)).is_err());
     }
 }

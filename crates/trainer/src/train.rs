@@ -13,6 +13,8 @@ use std::time::Instant;
 pub struct Config {
     /// Hidden neurons per perspective.
     pub hidden: usize,
+    /// Whether to train the factoriser's virtual piece features (see [`crate::net`]).
+    pub factorised: bool,
     /// Passes over the training data.
     pub epochs: usize,
     /// Samples per optimiser step.
@@ -35,6 +37,7 @@ impl Default for Config {
     fn default() -> Config {
         Config {
             hidden: eval::nnue::HIDDEN,
+            factorised: false,
             epochs: 30,
             batch_size: 16384,
             lr: 0.001,
@@ -122,7 +125,7 @@ pub fn train(
     mut on_epoch: impl FnMut(&EpochReport, &[f32]),
     mut on_progress: impl FnMut(usize, f64, f64, f64),
 ) -> Vec<f32> {
-    let layout = Layout { hidden: config.hidden };
+    let layout = Layout { hidden: config.hidden, factorised: config.factorised };
     let mut params = init.unwrap_or_else(|| initial_params(layout, config.seed));
     assert_eq!(params.len(), layout.len(), "initial parameters of another shape");
     let mut adam = AdamW::new(layout.len(), config.weight_decay);
@@ -218,7 +221,7 @@ mod tests {
             threads: 2,
             ..Config::default()
         };
-        let layout = Layout { hidden: 8 };
+        let layout = Layout { hidden: 8, factorised: true };
         let before = mean_loss(layout, &initial_params(layout, config.seed), &validation, 0.0, 2);
         let mut reports = Vec::new();
         train(

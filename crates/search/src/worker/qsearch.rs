@@ -2,13 +2,13 @@
 //! evasions in check) until the position is quiet, so that the static
 //! evaluation is never taken in the middle of an exchange.
 
-use super::table::{NodeResult, tt_cutoff};
+use super::table::{NodeResult, bound_settles, tt_cutoff, tt_score};
 use super::{INFINITY, NO_EVAL, SearchContext, Worker};
 use crate::history::PieceTo;
-use crate::params::MAX_SEARCH_PLY;
+use crate::params::{MAX_SEARCH_PLY, QS_FUTILITY_MARGIN};
 use crate::picker::{MovePicker, PickerContext};
-use board::Move;
-use tt::{Bound, MATE};
+use board::{Move, Piece, see_value};
+use tt::{Bound, MATE, MATE_BOUND};
 
 impl Worker {
     /// Quiescence search: captures and promotions (all evasions in check) until quiet;
@@ -44,19 +44,36 @@ impl Worker {
         }
         let hash_move = self.hash_move(hit.as_ref());
 
-        let static_eval;
+        // Stand pat: the corrected static eval, refined by the table's bound when
+        // it settles the question (`qsfutility`).
+        let raw_eval;
         let mut best_score;
         if in_check {
-            static_eval = NO_EVAL;
+            raw_eval = NO_EVAL;
             best_score = -INFINITY;
         } else {
-            static_eval = self.static_eval(hit.as_ref());
-            best_score = static_eval;
+            raw_eval = self.static_eval(hit.as_ref());
+            best_score = self.corrected(ctx, raw_eval);
+            if ctx.features.qs_futility
+                && let Some(h) = hit
+            {
+                let score = tt_score(&h, ply);
+                if score.abs() < MATE_BOUND && bound_settles(h.bound, score, best_score, best_score)
+                {
+                    best_score = score;
+                }
+            }
             if best_score >= beta {
                 return best_score;
             }
             alpha = alpha.max(best_score);
         }
+        // Futility: captures that cannot lift stand pat plus a margin to alpha.
+        let futility_base = if in_check || !ctx.features.qs_futility {
+            None
+        } else {
+            Some(best_score + QS_FUTILITY_MARGIN)
+        };
 
         let mut picker = MovePicker::new_noisy(self.board(), hash_move);
         let prev = [PieceTo::NONE; 2];
@@ -67,8 +84,12 @@ impl Worker {
         let mut picker_done = false;
         loop {
             let mv = if !picker_done {
-                let ctx_p =
-                    PickerContext { histories: &self.histories, prev, killers: [Move::NULL; 2] };
+                let ctx_p = PickerContext {
+                    histories: &self.histories,
+                    prev,
+                    killers: [Move::NULL; 2],
+                    capture_history: ctx.features.capture_history,
+                };
                 match picker.next(self.board(), &ctx_p) {
                     Some(mv) => mv,
                     None => {
@@ -92,6 +113,24 @@ impl Worker {
             if !in_check && !self.board().see_ge(mv, 0) {
                 continue;
             }
+            if let Some(base) = futility_base
+                && mv.promotion().is_none()
+                && !self.board().gives_check(mv)
+            {
+                let victim = if mv.is_en_passant() {
+                    see_value(Piece::Pawn)
+                } else {
+                    self.board().piece_on(mv.to()).map_or(0, see_value)
+                };
+                if base + victim <= alpha {
+                    best_score = best_score.max(base + victim);
+                    continue;
+                }
+                if base <= alpha && !self.board().see_ge(mv, 1) {
+                    best_score = best_score.max(base);
+                    continue;
+                }
+            }
             moves_tried += 1;
             self.make_move(mv);
             let score = -self.qsearch(ctx, -beta, -alpha, ply + 1, false);
@@ -114,8 +153,14 @@ impl Worker {
             return -MATE + ply as i32;
         }
         let bound = if best_score >= beta { Bound::Lower } else { Bound::Upper };
-        let result =
-            NodeResult { best_move, score: best_score, static_eval, depth: 0, bound, pv: pv_node };
+        let result = NodeResult {
+            best_move,
+            score: best_score,
+            static_eval: raw_eval,
+            depth: 0,
+            bound,
+            pv: pv_node,
+        };
         ctx.store(key, ply, result);
         best_score
     }

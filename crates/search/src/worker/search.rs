@@ -7,7 +7,7 @@ use crate::history::PieceTo;
 use crate::params::*;
 use crate::picker::{MovePicker, PickerContext, is_noisy};
 use board::Move;
-use tt::{Bound, MATE, MATE_BOUND};
+use tt::{Bound, MATE, MATE_BOUND, Record};
 
 impl Worker {
     /// Principal variation search. PV nodes have `beta - alpha > 1`.
@@ -22,6 +22,9 @@ impl Worker {
     ) -> i32 {
         let pv_node = beta - alpha > 1;
         let root = ply == 0;
+        // A singular-extension search of this node, without its hash move (Step 10).
+        let excluded = self.frames[ply].excluded;
+        let singular_search = !excluded.is_null();
         self.pv_len[ply] = ply;
         if depth <= 0 {
             return self.qsearch(ctx, alpha, beta, ply, true);
@@ -53,15 +56,21 @@ impl Worker {
         let key = self.board().key();
         let hit = ctx.tt.probe(key);
         let mut hash_move = self.hash_move(hit.as_ref());
-        if !pv_node && let Some(score) = hit.and_then(|h| tt_cutoff(&h, depth, alpha, beta, ply)) {
+        if !pv_node
+            && !singular_search
+            && let Some(score) = hit.and_then(|h| tt_cutoff(&h, depth, alpha, beta, ply))
+        {
             return score;
         }
         if root && !self.root_moves.contains(&hash_move) {
             hash_move = Move::NULL;
         }
 
-        // Step 4. Static evaluation (the table's stored eval saves a call; its score refines it).
-        let static_eval = if in_check { NO_EVAL } else { self.static_eval(hit.as_ref()) };
+        // Step 4. Static evaluation (the table's stored eval saves a call), corrected by
+        // what searches of similar positions found (correction history); the table's
+        // score refines it.
+        let raw_eval = if in_check { NO_EVAL } else { self.static_eval(hit.as_ref()) };
+        let static_eval = if in_check { NO_EVAL } else { self.corrected(ctx, raw_eval) };
         let mut eval = static_eval;
         if let Some(h) = hit
             && !in_check
@@ -73,15 +82,14 @@ impl Worker {
             }
         }
         self.frames[ply].static_eval = static_eval;
-        let improving = !in_check
-            && ply >= 2
-            && self.frames[ply - 2].static_eval != NO_EVAL
-            && static_eval > self.frames[ply - 2].static_eval;
+        let improving = self.improving(ctx, ply, static_eval);
         if !root {
             self.histories.killers[ply + 1] = [Move::NULL; 2];
         }
+        self.frames[ply + 1].excluded = Move::NULL;
+        let improving_margin = i32::from(ctx.features.improving && improving);
 
-        if !pv_node && !in_check && !root {
+        if !pv_node && !in_check && !root && !singular_search {
             // Step 5. Reverse futility pruning: far above beta at low depth, assume the cut.
             if ctx.features.rfp
                 && depth <= RFP_MAX_DEPTH
@@ -89,6 +97,21 @@ impl Worker {
                 && eval - RFP_MARGIN * (depth - improving as i32) >= beta
             {
                 return (eval + beta) / 2;
+            }
+
+            // Step 5b. Razoring: far below alpha at low depth, only a capture could
+            // help, so quiescence decides.
+            if ctx.features.razoring
+                && depth <= RAZOR_MAX_DEPTH
+                && eval + RAZOR_MARGIN * (depth + improving_margin) < alpha
+            {
+                let score = self.qsearch(ctx, alpha, alpha + 1, ply, true);
+                if self.stopped {
+                    return 0;
+                }
+                if score <= alpha {
+                    return score;
+                }
             }
 
             // Step 6. Null move pruning: if passing still beats beta, a real move will too.
@@ -105,6 +128,24 @@ impl Worker {
                 && (ply >= self.nmp_min_ply || us != self.nmp_color)
                 && self.board().has_non_pawn_material(us)
                 && let Some(score) = self.null_move(ctx, beta, depth, eval, ply, cut_node)
+            {
+                return score;
+            }
+
+            // Step 6b. ProbCut: a good capture that beats beta by a margin in a
+            // shallow search almost surely beats beta in a full one.
+            let probcut_beta = beta + PROBCUT_MARGIN - 50 * improving_margin;
+            if ctx.features.probcut
+                && depth >= PROBCUT_MIN_DEPTH
+                && beta.abs() < MATE_BOUND
+                && !hit.is_some_and(|h| h.depth >= depth - 3 && tt_score(&h, ply) < probcut_beta)
+                && let Some(score) = self.probcut(
+                    ctx,
+                    probcut_beta,
+                    (depth, ply, cut_node),
+                    (key, hash_move),
+                    (raw_eval, static_eval),
+                )
             {
                 return score;
             }
@@ -127,7 +168,12 @@ impl Worker {
         ];
         let killers = self.histories.killers[ply];
         let mut picker = {
-            let ctx_p = PickerContext { histories: &self.histories, prev, killers };
+            let ctx_p = PickerContext {
+                histories: &self.histories,
+                prev,
+                killers,
+                capture_history: ctx.features.capture_history,
+            };
             MovePicker::new(self.board(), hash_move, &ctx_p)
         };
         let us = self.board().side_to_move();
@@ -136,24 +182,37 @@ impl Worker {
         let mut moves_tried = 0usize;
         let mut quiets_tried: [(Move, PieceTo); 64] = [(Move::NULL, PieceTo::NONE); 64];
         let mut quiet_count = 0usize;
+        let mut captures_tried: [(Move, PieceTo); 32] = [(Move::NULL, PieceTo::NONE); 32];
+        let mut capture_count = 0usize;
         let original_alpha = alpha;
 
         loop {
             let mv = {
-                let ctx_p = PickerContext { histories: &self.histories, prev, killers };
+                let ctx_p = PickerContext {
+                    histories: &self.histories,
+                    prev,
+                    killers,
+                    capture_history: ctx.features.capture_history,
+                };
                 match picker.next(self.board(), &ctx_p) {
                     Some(mv) => mv,
                     None => break,
                 }
             };
-            if root && (!self.root_moves.contains(&mv) || self.excluded_root.contains(&mv)) {
+            if mv == excluded
+                || (root && (!self.root_moves.contains(&mv) || self.excluded_root.contains(&mv)))
+            {
                 continue;
             }
             let board = *self.board();
             let noisy = is_noisy(&board, mv);
             let pt = self.piece_to(mv);
             let history = if noisy {
-                0
+                if ctx.features.capture_history {
+                    self.histories.capture(&board, pt, mv)
+                } else {
+                    0
+                }
             } else {
                 self.histories.butterfly(us, mv)
                     + self.histories.continuation(prev[0], pt)
@@ -178,7 +237,17 @@ impl Worker {
                     if ctx.features.futility
                         && !in_check
                         && lmr_depth <= FUTILITY_MAX_DEPTH
-                        && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * lmr_depth <= alpha
+                        && static_eval
+                            + FUTILITY_BASE
+                            + FUTILITY_PER_DEPTH * (lmr_depth + improving_margin)
+                            <= alpha
+                    {
+                        continue;
+                    }
+                    // History: this move has kept failing in similar positions.
+                    if ctx.features.history_pruning
+                        && lmr_depth <= HISTORY_PRUNING_MAX_DEPTH
+                        && history < -HISTORY_PRUNING_MARGIN * depth
                     {
                         continue;
                     }
@@ -191,22 +260,44 @@ impl Worker {
                 } else if ctx.features.see
                     && !gives_check
                     && depth <= SEE_NOISY_MAX_DEPTH
-                    && !board.see_ge(mv, SEE_NOISY_MARGIN * depth)
+                    && !board.see_ge(
+                        mv,
+                        SEE_NOISY_MARGIN * depth - history / SEE_CAPTURE_HISTORY_DIVISOR,
+                    )
                 {
                     // Captures that lose too much material (checks are kept: sacrifices).
                     continue;
                 }
             }
 
-            // Step 10. Check extension (bounded by twice the iteration's depth).
-            let extension = i32::from(
-                ctx.features.check_extension
-                    && gives_check
-                    && (ply as i32) < extension_ply_limit(self.root_depth),
-            );
+            // Step 10. Extensions (bounded by twice the iteration's depth): a singular
+            // hash move, or a check.
+            let may_extend = (ply as i32) < extension_ply_limit(self.root_depth);
+            let mut extension = 0;
+            if ctx.features.singular
+                && !root
+                && !singular_search
+                && mv == hash_move
+                && depth >= SINGULAR_MIN_DEPTH
+                && may_extend
+                && let Some(h) = hit
+                && h.depth >= depth - SINGULAR_TT_DEPTH_MARGIN
+                && matches!(h.bound, Bound::Lower | Bound::Exact)
+                && tt_score(&h, ply).abs() < MATE_BOUND
+            {
+                match self.singular(ctx, &h, mv, beta, depth, ply, pv_node, cut_node) {
+                    Singular::Extend(e) => extension = e,
+                    Singular::MultiCut(score) => return score,
+                }
+            } else if ctx.features.check_extension && gives_check && may_extend {
+                extension = 1;
+            }
             let new_depth = depth - 1 + extension;
+            self.frames[ply + 1].double_extensions =
+                self.frames[ply].double_extensions + u8::from(extension >= 2);
 
             self.frames[ply].moved = pt;
+            let nodes_before = self.nodes;
             self.make_move(mv);
             moves_tried += 1;
 
@@ -241,6 +332,9 @@ impl Worker {
                 score
             };
             self.unmake_move();
+            if root {
+                self.count_root_move_nodes(mv, self.nodes - nodes_before);
+            }
             if self.stopped {
                 return 0;
             }
@@ -258,7 +352,10 @@ impl Worker {
                     }
                     alpha = score;
                     if score >= beta {
-                        if !noisy {
+                        let captures = &captures_tried[..capture_count];
+                        if noisy {
+                            self.histories.update_captures(&board, Some((mv, pt)), captures, depth);
+                        } else {
                             self.histories.update_quiet(
                                 us,
                                 ply,
@@ -267,6 +364,7 @@ impl Worker {
                                 prev,
                                 depth,
                             );
+                            self.histories.update_captures(&board, None, captures, depth);
                         }
                         break;
                     }
@@ -275,13 +373,18 @@ impl Worker {
             if !noisy && quiet_count < quiets_tried.len() {
                 quiets_tried[quiet_count] = (mv, pt);
                 quiet_count += 1;
+            } else if noisy && capture_count < captures_tried.len() {
+                captures_tried[capture_count] = (mv, pt);
+                capture_count += 1;
             }
         }
 
         // Step 12. No move searched: mate or stalemate (pruning starts only after the
         // first move, so an empty loop means no legal move; at the root, all excluded).
         if moves_tried == 0 {
-            return if root && !self.root_moves.is_empty() {
+            return if singular_search {
+                alpha
+            } else if root && !self.root_moves.is_empty() {
                 -INFINITY
             } else if in_check {
                 -MATE + ply as i32
@@ -298,13 +401,149 @@ impl Worker {
         } else {
             Bound::Upper
         };
+        if singular_search {
+            return best_score;
+        }
         if !root || self.excluded_root.is_empty() {
             let best_move = if best_move.is_null() { hash_move } else { best_move };
-            let result =
-                NodeResult { best_move, score: best_score, static_eval, depth, bound, pv: pv_node };
+            let result = NodeResult {
+                best_move,
+                score: best_score,
+                static_eval: raw_eval,
+                depth,
+                bound,
+                pv: pv_node,
+            };
             ctx.store(key, ply, result);
         }
+
+        // Step 14. Correction history: remember how far the search's result lay from
+        // the static eval, where the bound says which side it lies on and no capture
+        // (whose gain the eval cannot see) decided it.
+        let board = self.board();
+        if ctx.features.correction
+            && !in_check
+            && (best_move.is_null() || !is_noisy(board, best_move))
+            && best_score.abs() < MATE_BOUND
+            && !(bound == Bound::Lower && best_score <= static_eval)
+            && !(bound == Bound::Upper && best_score >= static_eval)
+        {
+            let board = *board;
+            self.histories.update_correction(&board, best_score - static_eval, depth);
+        }
         best_score
+    }
+
+    /// Whether the static eval rose since this side's previous move (two plies
+    /// back; with `improving` on, four plies back when that move was in check).
+    #[inline(always)]
+    fn improving(&self, ctx: &SearchContext, ply: usize, static_eval: i32) -> bool {
+        if static_eval == NO_EVAL {
+            return false;
+        }
+        let back = |n: usize| (ply >= n).then(|| self.frames[ply - n].static_eval);
+        match back(2) {
+            Some(e) if e != NO_EVAL => static_eval > e,
+            _ if ctx.features.improving => back(4).is_some_and(|e| e != NO_EVAL && static_eval > e),
+            _ => false,
+        }
+    }
+
+    /// Step 10. Singular extensions: is the hash move (`mv`, from table entry
+    /// `hit`) much better than every other move here? A search without it, to
+    /// half depth, against a bound a little below its stored score, tells:
+    ///
+    /// - every other move fails low: extend the hash move (twice when far below,
+    ///   at non-PV nodes, a bounded number of times per line);
+    /// - another move also beats `beta` (multi-cut): several moves refute the
+    ///   opponent's last move, so this node fails high — cut;
+    /// - the stored score alone beats beta: the hash move is not needed to hold
+    ///   beta, so it is searched one ply shallower (negative extension).
+    #[allow(clippy::too_many_arguments)]
+    fn singular(
+        &mut self,
+        ctx: &SearchContext,
+        hit: &Record,
+        mv: Move,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        pv_node: bool,
+        cut_node: bool,
+    ) -> Singular {
+        let stored = tt_score(hit, ply);
+        let singular_beta = (stored - SINGULAR_MARGIN_PER_DEPTH * depth).max(-MATE_BOUND + 1);
+        self.frames[ply].excluded = mv;
+        let score =
+            self.search(ctx, singular_beta - 1, singular_beta, (depth - 1) / 2, ply, cut_node);
+        self.frames[ply].excluded = Move::NULL;
+        if self.stopped {
+            return Singular::Extend(0);
+        }
+        if score < singular_beta {
+            let double = !pv_node
+                && score < singular_beta - DOUBLE_EXTENSION_MARGIN
+                && self.frames[ply].double_extensions < MAX_DOUBLE_EXTENSIONS;
+            Singular::Extend(if double { 2 } else { 1 })
+        } else if singular_beta >= beta {
+            Singular::MultiCut(singular_beta)
+        } else if stored >= beta {
+            Singular::Extend(-1)
+        } else {
+            Singular::Extend(0)
+        }
+    }
+
+    /// Step 6b. ProbCut: searches the good captures whose exchange alone could
+    /// reach `probcut_beta` — quiescence first, then `PROBCUT_REDUCTION` plies
+    /// shallower than the node — and returns the score of one that beats it.
+    fn probcut(
+        &mut self,
+        ctx: &SearchContext,
+        probcut_beta: i32,
+        (depth, ply, cut_node): (i32, usize, bool),
+        (key, hash_move): (u64, Move),
+        (raw_eval, static_eval): (i32, i32),
+    ) -> Option<i32> {
+        let mut picker = MovePicker::new_noisy(self.board(), hash_move);
+        let prev = [PieceTo::NONE; 2];
+        loop {
+            let mv = {
+                let ctx_p = PickerContext {
+                    histories: &self.histories,
+                    prev,
+                    killers: [Move::NULL; 2],
+                    capture_history: ctx.features.capture_history,
+                };
+                picker.next(self.board(), &ctx_p)?
+            };
+            if !self.board().see_ge(mv, probcut_beta - static_eval) {
+                continue;
+            }
+            self.frames[ply].moved = self.piece_to(mv);
+            self.make_move(mv);
+            let mut score = -self.qsearch(ctx, -probcut_beta, -probcut_beta + 1, ply + 1, false);
+            if score >= probcut_beta && !self.stopped {
+                let d = depth - PROBCUT_REDUCTION;
+                score = -self.search(ctx, -probcut_beta, -probcut_beta + 1, d, ply + 1, !cut_node);
+            }
+            self.unmake_move();
+            if self.stopped {
+                return Some(0);
+            }
+            if score >= probcut_beta {
+                let result = NodeResult {
+                    best_move: mv,
+                    score,
+                    static_eval: raw_eval,
+                    depth: depth - PROBCUT_REDUCTION + 1,
+                    bound: Bound::Lower,
+                    pv: false,
+                };
+                ctx.store(key, ply, result);
+                return Some(score);
+            }
+        }
     }
 
     /// Step 6. Null move pruning: the side to move passes, and the opponent's
@@ -349,4 +588,12 @@ impl Worker {
         self.nmp_min_ply = 0;
         (verified >= beta).then_some(score)
     }
+}
+
+/// The outcome of a singular-extension test.
+enum Singular {
+    /// Extend the hash move by this many plies (−1: reduce it).
+    Extend(i32),
+    /// Another move beats beta too: the node fails high with this score.
+    MultiCut(i32),
 }
