@@ -37,6 +37,13 @@ pub fn run() {
     if node.ranks() == 1 {
         uci::run(std::io::stdin().lock(), out);
     } else if node.rank() == 0 {
+        if let Some((allowed, online)) = cluster::bound_cpus() {
+            out.line(&format!(
+                "info string warning: cluster: rank 0 may run on {allowed} of this machine's {online} CPUs \
+                 (mpirun binds each rank to a core by default): start with --bind-to none so that \
+                 every rank's threads can use its machine"
+            ));
+        }
         uci::run_in_cluster(std::io::stdin().lock(), out, node.clone());
         node.shutdown();
     } else {

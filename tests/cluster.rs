@@ -54,8 +54,8 @@ impl Ranks {
         let mut command = Command::new(mpirun);
         command.args(["-np", "2"]);
         if open_mpi {
-            // Two ranks on however many cores this machine has.
-            command.arg("--oversubscribe");
+            // Two ranks on however many cores this machine has, neither pinned to one core.
+            command.args(["--oversubscribe", "--bind-to", "none"]);
             if running_as_root() {
                 command.arg("--allow-run-as-root");
             }

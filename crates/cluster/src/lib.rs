@@ -20,9 +20,11 @@
 //! | `node` | one rank: forwarding, commands, the exchange, the end of a search |
 //! | `reader` | a follower's commands as the input of the UCI loop |
 //! | `mpi` | the MPI transport and start-up (feature `mpi`) |
+//! | `binding` | whether MPI pinned this process to fewer CPUs than its machine has |
 
 #![warn(missing_docs)]
 
+mod binding;
 mod collector;
 #[cfg(feature = "mpi")]
 pub mod mpi;
@@ -31,6 +33,7 @@ mod reader;
 mod transport;
 pub mod wire;
 
+pub use binding::bound_cpus;
 pub use collector::{Collector, PER_THREAD, SHARE_DEPTH};
 pub use node::{DEFAULT_INTERVAL, INTERVAL_VARIABLE, Node, REPORT_TIMEOUT, Say, WINDOW, describe};
 pub use reader::Commands;

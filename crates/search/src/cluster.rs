@@ -19,6 +19,7 @@
 //! output) until the leader's stop, then their lines go to the leader's vote.
 
 use crate::choice::ThreadResult;
+use std::time::Duration;
 use tt::{Record, TranspositionTable};
 
 /// Other processes searching the same position (see the module documentation).
@@ -61,8 +62,10 @@ pub trait Cluster: Send + Sync {
 
     /// Every thread of this rank has stopped, with `lines` (one per thread) and
     /// `nodes`. The leader stops the other ranks and returns their lines and
-    /// final node counts; a follower sends its own to the leader.
-    fn finish(&self, _lines: &[ThreadResult], _nodes: u64) -> Remote {
+    /// final node counts, waiting for them at most `patience` (`None`: as long as
+    /// the cluster allows; a search on the clock has only its reserve to spend);
+    /// a follower sends its own to the leader.
+    fn finish(&self, _lines: &[ThreadResult], _nodes: u64, _patience: Option<Duration>) -> Remote {
         Remote::default()
     }
 }

@@ -72,9 +72,15 @@ pub(crate) fn main_search(shared: &Shared, worker: &mut Worker, job: &SearchJob)
     ctx.stop.publish(worker.nodes);
     shared.wait_for_helpers();
     // In a cluster: stop the other ranks and gather their lines and final node counts.
+    // On the clock the hard limit has been reached: the wait may spend half the move
+    // overhead, which the time manager keeps in reserve (a late rank then counts with
+    // the nodes last heard from it, and its lines miss the vote).
+    let on_clock =
+        limits.move_time.is_some() || limits.time[root.side_to_move() as usize].is_some();
+    let patience = on_clock.then_some(job.move_overhead / 2);
     let remote = (cluster.ranks() > 1).then(|| {
         let lines = shared.results.lock().clone();
-        cluster.finish(&lines, ctx.stop.local_nodes())
+        cluster.finish(&lines, ctx.stop.local_nodes(), patience)
     });
     if let Some(r) = &remote {
         shared.remote_nodes.store(r.nodes, std::sync::atomic::Ordering::Relaxed);
@@ -241,5 +247,5 @@ pub(crate) fn follower_search(shared: &Shared, worker: &mut Worker, job: &Search
     helper_search(shared, worker, job, 0);
     shared.wait_for_helpers();
     let lines = shared.results.lock().clone();
-    cluster.finish(&lines, shared.local_nodes());
+    cluster.finish(&lines, shared.local_nodes(), None);
 }
