@@ -5,10 +5,10 @@
 //! the leader's commands, printing only errors, to stderr. Started on its own,
 //! or as a single rank, this is the normal engine.
 
-use crate::uci;
-use crate::uci::output::Output;
 use search::Cluster;
 use std::io::{BufReader, Write};
+use tessera::uci;
+use tessera::uci::output::Output;
 
 /// Runs the engine until `quit` or the end of input, on every rank.
 pub fn run() {

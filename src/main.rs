@@ -11,13 +11,10 @@
 mod bench;
 #[cfg(feature = "cluster")]
 mod cluster_main;
-mod datagen;
-mod genfens;
-mod perft_cmd;
 mod tune;
-mod uci;
 
 use std::process::ExitCode;
+use tessera::{datagen, perft_cmd, uci};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -1,32 +1,85 @@
-//! `perft`: the divide output testers' scripts read, as Stockfish prints it.
+//! `perft`: the divide output testers' scripts read, as Stockfish prints it,
+//! counted in parallel and interruptible (UCI `go perft` runs beside the
+//! command loop, and `stop` ends it).
 
-use board::{Board, divide_parallel};
+use board::{Board, Move, perft};
+use rayon::prelude::*;
 use std::io::Write;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-/// Prints `move: count` per root move, then `Nodes searched: N`.
-pub fn write_divide(out: &mut impl Write, board: &Board, depth: u32, chess960: bool) -> u64 {
-    let start = Instant::now();
-    let results = divide_parallel(board, depth);
-    let mut total = 0;
-    for (mv, nodes) in &results {
-        let _ = writeln!(out, "{}: {nodes}", board.move_to_uci(*mv, chess960));
-        total += nodes;
+/// The deepest perft accepted: perft 10 of the start position is 7·10¹³ leaves,
+/// many hours of counting; deeper counts could overflow 64 bits.
+pub const MAX_PERFT_DEPTH: u32 = 10;
+
+/// Like [`board::perft`], but gives up (`None`) once `stop` is set. The flag is
+/// read at every node three or more plies above the leaves, so stopping takes
+/// at most one perft 2 per thread.
+pub fn perft_until(board: &Board, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    if depth <= 2 {
+        return Some(perft(board, depth));
     }
-    let elapsed = start.elapsed().as_secs_f64();
-    let _ = writeln!(out);
-    let _ = writeln!(out, "Nodes searched: {total}");
-    let _ = writeln!(out);
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    let mut nodes: u64 = 0;
+    for &mv in board.legal_moves().iter() {
+        let mut child = *board;
+        child.play_unchecked(mv);
+        nodes = nodes.saturating_add(perft_until(&child, depth - 1, stop)?);
+    }
+    Some(nodes)
+}
+
+/// The perft count below each root move, in move generation order, counted in
+/// parallel; `None` if `stop` was set before the end. Depth 0 has no root moves.
+pub fn divide_until(board: &Board, depth: u32, stop: &AtomicBool) -> Option<Vec<(Move, u64)>> {
+    if depth == 0 {
+        return Some(Vec::new());
+    }
+    let moves: Vec<Move> = board.legal_moves().to_vec();
+    moves
+        .par_iter()
+        .map(|&mv| {
+            let mut child = *board;
+            child.play_unchecked(mv);
+            perft_until(&child, depth - 1, stop).map(|n| (mv, n))
+        })
+        .collect()
+}
+
+/// Prints `move: count` per root move, then `Nodes searched: N`; returns N, or
+/// `None` (having printed nothing) if `stop` was set first.
+pub fn write_divide(
+    out: &mut impl Write,
+    board: &Board,
+    depth: u32,
+    chess960: bool,
+    stop: &AtomicBool,
+) -> Option<u64> {
+    let start = Instant::now();
+    let results = divide_until(board, depth, stop)?;
+    // Perft 0 counts the position itself.
+    let total =
+        if depth == 0 { 1 } else { results.iter().fold(0u64, |t, (_, n)| t.saturating_add(*n)) };
+    let mut text = String::new();
+    for (mv, nodes) in &results {
+        text.push_str(&format!("{}: {nodes}\n", board.move_to_uci(*mv, chess960)));
+    }
+    text.push_str(&format!("\nNodes searched: {total}\n\n"));
+    let _ = out.write_all(text.as_bytes());
     let _ = out.flush();
+    let elapsed = start.elapsed().as_secs_f64();
     eprintln!("perft {depth}: {total} nodes in {elapsed:.3} s ({:.0} nps)", total as f64 / elapsed);
-    total
+    Some(total)
 }
 
 /// `tessera perft <depth> [fen]`.
 pub fn run_cli(args: &[String]) -> ExitCode {
-    let Some(depth) = args.first().and_then(|d| d.parse::<u32>().ok()).filter(|&d| d <= 20) else {
-        eprintln!("usage: tessera perft <depth 0..20> [fen]");
+    let depth = args.first().and_then(|d| d.parse::<u32>().ok()).filter(|&d| d <= MAX_PERFT_DEPTH);
+    let Some(depth) = depth else {
+        eprintln!("usage: tessera perft <depth 0..{MAX_PERFT_DEPTH}> [fen]");
         return ExitCode::FAILURE;
     };
     let board = if args.len() > 1 {
@@ -41,6 +94,24 @@ pub fn run_cli(args: &[String]) -> ExitCode {
         Board::startpos()
     };
     let chess960 = board.has_chess960_castling();
-    write_divide(&mut std::io::stdout().lock(), &board, depth, chess960);
+    let never = AtomicBool::new(false);
+    write_divide(&mut std::io::stdout().lock(), &board, depth, chess960, &never);
     ExitCode::SUCCESS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn perft_0_is_one_node_and_stop_gives_up() {
+        let stop = AtomicBool::new(false);
+        let mut out = Vec::new();
+        assert_eq!(write_divide(&mut out, &Board::startpos(), 0, false, &stop), Some(1));
+        assert_eq!(String::from_utf8_lossy(&out), "\nNodes searched: 1\n\n");
+        assert_eq!(perft_until(&Board::startpos(), 4, &stop), Some(197_281));
+        stop.store(true, Ordering::Relaxed);
+        assert_eq!(perft_until(&Board::startpos(), 4, &stop), None);
+        assert_eq!(write_divide(&mut Vec::new(), &Board::startpos(), 5, false, &stop), None);
+    }
 }

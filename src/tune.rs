@@ -11,12 +11,12 @@ mod data;
 mod model;
 mod writer;
 
-use crate::datagen::{flag, parse_flags};
 use data::Dataset;
 use eval::S;
 use eval::layout::{MATERIAL, NUM_WEIGHTS, TERMS};
 use std::process::ExitCode;
 use std::time::Instant;
+use tessera::datagen::{flag, parse_flags};
 
 /// Where the tuned weights go by default.
 pub const DEFAULT_OUT: &str = "crates/eval/src/weights.rs";

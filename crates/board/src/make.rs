@@ -6,7 +6,9 @@
 //! recomputation from scratch.
 
 use crate::attacks::pawn_attacks;
-use crate::{Board, CastlingSide, Color, Move, MoveKind, Piece, Square, zobrist};
+use crate::{
+    Board, CastlingSide, Color, MAX_HALFMOVE_CLOCK, Move, MoveKind, Piece, Square, zobrist,
+};
 
 /// The error of [`Board::try_play`]: the move is not legal in this position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,7 +57,8 @@ impl Board {
         if let Some(ep) = self.en_passant.take() {
             self.key ^= zobrist::en_passant(ep.file());
         }
-        self.halfmove_clock = self.halfmove_clock.saturating_add(1);
+        // Capped where the FEN parser's range ends, so every board's FEN reads back.
+        self.halfmove_clock = (self.halfmove_clock + 1).min(MAX_HALFMOVE_CLOCK);
         let mut double_push = None;
 
         match mv.kind() {

@@ -140,6 +140,31 @@ fn illegal_positions() {
     Board::from_fen("4k3/8/8/8/8/3n4/8/r3K3 w - - 0 1").unwrap();
 }
 
+/// Material no game reaches (issue 12: this one has 263 legal moves, and the move
+/// list silently stopped at 256).
+#[test]
+fn impossible_material() {
+    use FenError::IllegalPosition;
+    let cases = [
+        "QQQQQQbk/Q4Qpp/Q5QQ/Q6Q/Q6Q/Q6Q/Q6Q/KQQQQQQQ w - - 0 1", // 27 queens
+        "4k3/8/8/8/8/PPPPPPPP/P7/4K3 w - - 0 1",                  // 9 pawns
+        "4k3/pppppppp/8/8/8/NNNNNNNN/1NNNNNNN/4K3 b - - 0 1",     // 16 men besides the king
+        "4k3/8/8/8/8/8/PPPPPPPP/1NNN1K2 w - - 0 1",               // 3 knights and 8 pawns
+        "4k3/8/8/8/8/8/PPPPPPPP/B1B1K3 w - - 0 1",                // 2 dark-square bishops, 8 pawns
+        "qqqqkqqq/qq6/8/8/8/8/pppppp2/4K3 w - - 0 1",             // 9 queens and 6 pawns (black)
+    ];
+    for fen in cases {
+        assert_fen_error!(fen, IllegalPosition { .. });
+    }
+    // The most mobile reachable position known: 218 moves, with 8 promoted queens.
+    let b = Board::from_fen("R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1").unwrap();
+    assert_eq!(b.legal_moves().len(), 218);
+    assert_eq!(board::perft(&b, 1), 218);
+    // Promotions matched by missing pawns are fine: 9 queens, or 3 rooks and 7 pawns.
+    Board::from_fen("QQQ3rk/QQQ3rr/QQQ5/8/8/8/8/K7 w - - 0 1").unwrap();
+    Board::from_fen("4k3/8/8/8/8/8/PPPPPPP1/RRR1K3 w - - 0 1").unwrap();
+}
+
 #[test]
 fn castling() {
     use FenError::Castling;

@@ -3,7 +3,11 @@
 //! move, static exchange evaluation, Chess960 castling, check detection corner
 //! cases, and proof that the incremental-key check can fail.
 
+mod common;
+
 use board::{Board, CastlingSide, Color, GameStatus, Move, Position, Square, zobrist};
+use rand_core::{RngCore, SeedableRng};
+use rand_pcg::Pcg64;
 
 fn board(fen: &str) -> Board {
     Board::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
@@ -481,6 +485,71 @@ fn castling_notation() {
         Board::startpos().parse_uci_move("e2e5", false),
         Err(board::MoveError::Illegal { .. })
     ));
+}
+
+/// Castling rights a standard-chess FEN can give that standard notation cannot
+/// write (issue 12): the king's destination is its own square (`g1g1`) or a plain
+/// king move's (`b1c1`). Such castling is written king-takes-rook in both modes.
+#[test]
+fn castling_that_standard_notation_cannot_write() {
+    let b = board("k4r2/8/8/8/4b2p/7P/7P/6KR w K - 0 1");
+    let castle = b.legal_moves().iter().copied().find(|m| m.is_castling()).expect("O-O is legal");
+    assert_eq!(b.move_to_uci(castle, false), "g1h1");
+    assert_eq!(b.move_to_uci(castle, true), "g1h1");
+    assert_eq!(mv(&b, "g1h1", false), castle);
+    assert!(b.parse_uci_move("g1g1", false).is_err());
+
+    let b = board("4k3/8/8/8/8/8/8/RK6 w Q - 0 1");
+    let step = mv(&b, "b1c1", false);
+    assert!(!step.is_castling(), "b1c1 is the plain king move");
+    let castle = mv(&b, "b1a1", false);
+    assert!(castle.is_castling());
+    assert_eq!(b.move_to_uci(castle, false), "b1a1");
+    assert_eq!(b.move_to_uci(step, false), "b1c1");
+}
+
+/// Every legal move's text, in either notation, names that move and no other,
+/// and never has from = to: over the perft suite's positions and random games
+/// from them (Chess960 setups included).
+#[test]
+fn every_move_text_names_exactly_one_move() {
+    let mut rng = Pcg64::seed_from_u64(12);
+    let mut fens: Vec<String> = common::perft_cases().into_iter().map(|c| c.fen).collect();
+    fens.extend(
+        ["k4r2/8/8/8/4b2p/7P/7P/6KR w K - 0 1", "4k3/8/8/8/8/8/8/RK6 w Q - 0 1"].map(String::from),
+    );
+    let mut checked = 0;
+    for fen in &fens {
+        let mut b = board(fen);
+        for _ in 0..40 {
+            let moves = b.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            for chess960 in [false, true] {
+                let mut seen = std::collections::HashSet::new();
+                for &m in moves.iter() {
+                    let text = b.move_to_uci(m, chess960);
+                    assert_ne!(text[0..2], text[2..4], "{fen}: {m:?} written {text}");
+                    assert!(seen.insert(text.clone()), "{}: {text} twice", b.to_fen(true));
+                    assert_eq!(b.parse_uci_move(&text, chess960), Ok(m), "{}", b.to_fen(true));
+                    checked += 1;
+                }
+            }
+            b.play(moves[rng.next_u32() as usize % moves.len()]);
+        }
+    }
+    assert!(checked > 100_000, "{checked}");
+}
+
+/// The halfmove clock stops where the FEN parser's range ends, so a board's FEN
+/// always reads back (issue 12: `d` printed a clock `position fen` refused).
+#[test]
+fn halfmove_clock_stays_within_the_fen_range() {
+    let max = board::MAX_HALFMOVE_CLOCK;
+    let b = after(&format!("4k3/8/8/8/8/8/8/4K2R w - - {max} 1"), &["h1h2", "e8d8"], false);
+    assert_eq!(b.halfmove_clock(), max);
+    assert_eq!(board(&b.to_fen(true)), b);
 }
 
 // ---- the incremental-key check can fail ----------------------------------------------------

@@ -41,7 +41,7 @@ fn context<'a>(
 }
 
 /// The main thread: iterative deepening with MultiPV, reports and the clock;
-/// then the wait for a hold and for the helpers, and the best move.
+/// then the wait for a hold (not for the helpers: see below), and the best move.
 pub(crate) fn main_search(shared: &Shared, worker: &mut Worker, job: &SearchJob) {
     let tt = shared.tt.read();
     let counters = Arc::clone(&shared.counters.read());
@@ -70,7 +70,11 @@ pub(crate) fn main_search(shared: &Shared, worker: &mut Worker, job: &SearchJob)
     shared.signals.wait_for_release();
     shared.signals.raise_stop();
     ctx.stop.publish(worker.nodes);
-    shared.wait_for_helpers();
+    // The move is announced without waiting for the helpers to wind down: a helper
+    // publishes only completed iterations, so waiting adds nothing to the choice, and
+    // with more threads than cores (or a loaded machine) a helper may not run again
+    // for tens of milliseconds. The pool is idle (and `start` may go on) only when
+    // every thread is done.
     // In a cluster: stop the other ranks and gather their lines and final node counts.
     // On the clock the hard limit has been reached: the wait may spend half the move
     // overhead, which the time manager keeps in reserve (a late rank then counts with
@@ -239,13 +243,13 @@ pub(crate) fn helper_search(shared: &Shared, worker: &mut Worker, job: &SearchJo
 }
 
 /// Thread 0 of a rank that follows the leader of a cluster: it searches like a
-/// helper (no clock, no output; the leader's stop ends the search), then, once
-/// every thread of the rank has stopped, sends the rank's lines to the leader.
+/// helper (no clock, no output; the leader's stop ends the search), then sends the
+/// rank's lines to the leader — without waiting for the other threads to wind
+/// down, as the leader does not (each has published its last completed iteration).
 pub(crate) fn follower_search(shared: &Shared, worker: &mut Worker, job: &SearchJob) {
     let cluster = shared.cluster();
     cluster.begin();
     helper_search(shared, worker, job, 0);
-    shared.wait_for_helpers();
     let lines = shared.results.lock().clone();
     cluster.finish(&lines, shared.local_nodes(), None);
 }

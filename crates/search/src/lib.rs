@@ -27,7 +27,7 @@ pub use choice::{BestMoveChoice, ThreadResult};
 pub use cluster::{Alone, Cluster, Remote};
 pub use features::Features;
 pub use limits::SearchLimits;
-pub use pool::{SearchJob, ThreadPool};
+pub use pool::{PoolError, SearchJob, ThreadPool};
 pub use report::{Reporter, SearchInfo, SearchOutcome, Silent};
 pub use time::TimeManager;
 pub use worker::INFINITY;

@@ -5,12 +5,16 @@
 //! searches the same root with its own [`Worker`]; they share the
 //! transposition table, one stop flag and per-thread node counters in
 //! cache-padded atomics. Thread 0 is the main thread: it alone watches the
-//! clock, reports, waits for the helpers to stop and announces the best move.
+//! clock, reports, stops the helpers and announces the best move.
 //!
 //! Locks are taken only between searches and once per completed iteration
 //! (to publish a thread's result), never inside the search itself. The table
 //! sits behind a `RwLock` that each thread read-locks once for a whole
 //! search; resizing or clearing write-locks it while the pool is idle.
+//!
+//! A refused resource never takes the pool down: a new table is allocated
+//! before the old one is freed, and a new set of threads is started before the
+//! old set retires, so when the system says no the pool keeps what it had.
 //!
 //! In a cluster ([`ThreadPool::set_cluster`]) every rank runs a pool like this
 //! one on its own table; on the ranks that follow, thread 0 searches like a
@@ -26,11 +30,41 @@ use crate::worker::Worker;
 use board::Position;
 use crossbeam_utils::CachePadded;
 use parking_lot::{Condvar, Mutex, RwLock};
+use std::fmt;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use tt::TranspositionTable;
+
+/// A resource the system refused to the pool.
+#[derive(Debug)]
+pub enum PoolError {
+    /// Memory for the transposition table.
+    Memory(tt::AllocError),
+    /// A search thread: `started` of `wanted` had started when thread creation failed.
+    Threads {
+        /// How many threads were asked for.
+        wanted: usize,
+        /// How many had started (they were stopped again).
+        started: usize,
+        /// What the system said.
+        error: std::io::Error,
+    },
+}
+
+impl fmt::Display for PoolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PoolError::Memory(e) => e.fmt(f),
+            PoolError::Threads { wanted, started, error } => {
+                write!(f, "the system refused search thread {} of {wanted} ({error})", started + 1)
+            }
+        }
+    }
+}
+
+impl std::error::Error for PoolError {}
 
 /// One search request.
 #[derive(Debug, Clone)]
@@ -69,14 +103,13 @@ struct Control {
     command: Option<Command>,
     /// Incremented for every command.
     epoch: u64,
-    quit: bool,
     /// Threads still working on the current command.
     active: usize,
 }
 
 impl Control {
     fn new() -> Control {
-        Control { command: None, epoch: 0, quit: false, active: 0 }
+        Control { command: None, epoch: 0, active: 0 }
     }
 
     /// Gives `threads` threads a new command (the pool must be idle).
@@ -144,27 +177,35 @@ impl Shared {
     pub fn local_nodes(&self) -> u64 {
         self.counters.read().iter().map(|c| c.load(Ordering::Relaxed)).sum()
     }
+}
 
-    /// Blocks the main thread until every helper has finished the current command.
-    pub fn wait_for_helpers(&self) {
-        // Each thread decrements `active` and notifies under this lock when it is done.
-        let mut c = self.control.lock();
-        while c.active > 1 {
-            self.idle.wait(&mut c);
-        }
-    }
+/// A running search thread and the flag that tells it to exit.
+struct SearchThread {
+    handle: JoinHandle<()>,
+    /// Set (under the control lock) to make the thread exit.
+    retire: Arc<AtomicBool>,
 }
 
 /// The pool of search threads.
 pub struct ThreadPool {
     shared: Arc<Shared>,
-    handles: Vec<JoinHandle<()>>,
+    handles: Vec<SearchThread>,
 }
 
 impl ThreadPool {
     /// A pool of `threads` search threads sharing a table of `hash_mb` megabytes.
+    /// Panics if the system refuses the memory or a thread; see [`Self::try_new`].
     pub fn new(threads: usize, hash_mb: usize, reporter: Arc<dyn Reporter>) -> ThreadPool {
-        let mut tt = TranspositionTable::new(hash_mb);
+        Self::try_new(threads, hash_mb, reporter).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// Like [`Self::new`], but a refused table or thread is an error.
+    pub fn try_new(
+        threads: usize,
+        hash_mb: usize,
+        reporter: Arc<dyn Reporter>,
+    ) -> Result<ThreadPool, PoolError> {
+        let mut tt = TranspositionTable::try_new(hash_mb).map_err(PoolError::Memory)?;
         tt.set_threads(threads.max(1));
         let shared = Arc::new(Shared {
             tt: RwLock::new(tt),
@@ -181,41 +222,20 @@ impl ThreadPool {
             cluster: Mutex::new(Arc::new(Alone)),
             remote_nodes: CachePadded::new(AtomicU64::new(0)),
         });
+        let handles = spawn(&shared, threads.max(1))?;
         let mut pool = ThreadPool { shared, handles: Vec::new() };
-        pool.spawn(threads);
-        pool
+        pool.install(handles);
+        Ok(pool)
     }
 
-    fn spawn(&mut self, threads: usize) {
-        let threads = threads.max(1);
+    /// Makes `handles` the pool's threads (the pool must be idle): the old set
+    /// retires, and the per-thread counters and results are sized for the new one.
+    fn install(&mut self, handles: Vec<SearchThread>) {
+        retire(&self.shared, std::mem::replace(&mut self.handles, handles));
+        let threads = self.handles.len();
         *self.shared.counters.write() =
             (0..threads).map(|_| CachePadded::new(AtomicU64::new(0))).collect();
         *self.shared.results.lock() = vec![ThreadResult::default(); threads];
-        let epoch = self.shared.control.lock().epoch;
-        for id in 0..threads {
-            let shared = Arc::clone(&self.shared);
-            let handle = std::thread::Builder::new()
-                .name(format!("search-{id}"))
-                .stack_size(16 << 20)
-                .spawn(move || thread_main(&shared, id, epoch))
-                .expect("the OS refused to start a search thread");
-            self.handles.push(handle);
-        }
-    }
-
-    fn join_all(&mut self) {
-        self.stop();
-        self.wait_idle();
-        {
-            let mut c = self.shared.control.lock();
-            c.quit = true;
-            self.shared.wake.notify_all();
-        }
-        for h in self.handles.drain(..) {
-            let _ = h.join();
-        }
-        let mut c = self.shared.control.lock();
-        c.quit = false;
     }
 
     /// The number of search threads.
@@ -223,14 +243,20 @@ impl ThreadPool {
         self.handles.len()
     }
 
-    /// Changes the number of threads (waits for any search to finish first).
-    pub fn set_threads(&mut self, threads: usize) {
-        if threads.max(1) == self.threads() {
-            return;
+    /// Changes the number of threads (stops any search first). The new threads
+    /// start before the old ones retire: if the system refuses one, the pool
+    /// keeps its old threads and says why.
+    pub fn set_threads(&mut self, threads: usize) -> Result<(), PoolError> {
+        let threads = threads.max(1);
+        if threads == self.threads() {
+            return Ok(());
         }
-        self.join_all();
-        self.spawn(threads);
-        self.shared.tt.write().set_threads(threads.max(1));
+        self.stop();
+        self.wait_idle();
+        let handles = spawn(&self.shared, threads)?;
+        self.install(handles);
+        self.shared.tt.write().set_threads(threads);
+        Ok(())
     }
 
     /// Starts a search; returns at once. The reporter receives the best move
@@ -258,8 +284,15 @@ impl ThreadPool {
     }
 
     /// `ponderhit`: the pondered move was played; the search continues on the clock.
+    /// Only a `go ponder` search listens: `go infinite` ends on `stop` alone.
     pub fn ponderhit(&self) {
-        self.shared.signals.ponderhit();
+        let pondering = matches!(
+            &self.shared.control.lock().command,
+            Some(Command::Search(job)) if job.limits.ponder && !job.limits.infinite
+        );
+        if pondering {
+            self.shared.signals.ponderhit();
+        }
     }
 
     /// Blocks until no search is running.
@@ -290,11 +323,13 @@ impl ThreadPool {
         self.wait_idle();
     }
 
-    /// Resizes the table (waits for any search to finish first).
-    pub fn resize_hash(&mut self, mb: usize) {
+    /// Resizes the table (stops any search first). The new table is allocated
+    /// before the old one is freed: if the system refuses the memory, the old
+    /// table stays, entries and all.
+    pub fn resize_hash(&mut self, mb: usize) -> Result<(), tt::AllocError> {
         self.stop();
         self.wait_idle();
-        self.shared.tt.write().resize(mb);
+        self.shared.tt.write().try_resize(mb)
     }
 
     /// Whether the table got huge pages, and its size in MB.
@@ -325,17 +360,87 @@ impl ThreadPool {
 
 impl Drop for ThreadPool {
     fn drop(&mut self) {
-        self.join_all();
+        self.stop();
+        self.wait_idle();
+        retire(&self.shared, std::mem::take(&mut self.handles));
     }
 }
 
-fn thread_main(shared: &Shared, id: usize, mut seen: u64) {
-    let mut worker = Worker::new();
+/// The stack of a search thread.
+const STACK_BYTES: usize = 16 << 20;
+/// What a starting thread needs besides its stack (its `Worker`, the signal
+/// stack std gives every thread, malloc's bookkeeping), with room to spare.
+const THREAD_MARGIN_BYTES: usize = 64 << 20;
+
+/// Whether the system would give one more thread its memory now: reserves
+/// (without touching) and frees a thread's stack and margin. Without this a
+/// thread whose stack fits but whose first allocations do not would abort the
+/// process (std aborts when it cannot map a new thread's signal stack).
+fn room_for_a_thread() -> bool {
+    Vec::<u8>::new().try_reserve_exact(STACK_BYTES + THREAD_MARGIN_BYTES).is_ok()
+}
+
+/// Starts `threads` idle search threads, one at a time, each having allocated
+/// its `Worker` before the next is asked for. If the system refuses one (or
+/// has no room for it), those already started are retired and the error says
+/// how far it got.
+fn spawn(shared: &Arc<Shared>, threads: usize) -> Result<Vec<SearchThread>, PoolError> {
+    let epoch = shared.control.lock().epoch;
+    let mut handles = Vec::with_capacity(threads);
+    let (ready, started) = std::sync::mpsc::channel::<()>();
+    for id in 0..threads {
+        let retire_flag = Arc::new(AtomicBool::new(false));
+        let (thread_shared, flag, ready) =
+            (Arc::clone(shared), Arc::clone(&retire_flag), ready.clone());
+        let spawned = if room_for_a_thread() {
+            std::thread::Builder::new().name(format!("search-{id}")).stack_size(STACK_BYTES).spawn(
+                move || {
+                    let worker = Worker::new();
+                    let _ = ready.send(());
+                    thread_main(&thread_shared, &flag, worker, id, epoch);
+                },
+            )
+        } else {
+            Err(std::io::Error::new(
+                std::io::ErrorKind::OutOfMemory,
+                "not enough memory for another thread",
+            ))
+        };
+        match spawned {
+            Ok(handle) => {
+                let _ = started.recv();
+                handles.push(SearchThread { handle, retire: retire_flag });
+            }
+            Err(error) => {
+                retire(shared, handles);
+                return Err(PoolError::Threads { wanted: threads, started: id, error });
+            }
+        }
+    }
+    Ok(handles)
+}
+
+/// Tells idle `threads` to exit and waits for them.
+fn retire(shared: &Shared, threads: Vec<SearchThread>) {
+    {
+        // Under the lock, so a thread cannot check its flag and then miss the wake-up.
+        let _c = shared.control.lock();
+        for t in &threads {
+            t.retire.store(true, Ordering::SeqCst);
+        }
+        shared.wake.notify_all();
+    }
+    for t in threads {
+        let _ = t.handle.join();
+    }
+}
+
+fn thread_main(shared: &Shared, retire: &AtomicBool, mut worker: Worker, id: usize, mut seen: u64) {
     loop {
         let command = {
             let mut c = shared.control.lock();
             loop {
-                if c.quit {
+                if retire.load(Ordering::SeqCst) {
                     return;
                 }
                 if let Some(command) = c.take(&mut seen) {

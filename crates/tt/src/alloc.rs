@@ -45,12 +45,20 @@ impl fmt::Display for Backing {
     }
 }
 
+/// The system refused the memory (or the size does not fit the address space).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct AllocError {
+    /// What was asked for; `None` when the size overflowed before a layout existed.
+    #[cfg_attr(loom, allow(dead_code))]
+    pub(crate) layout: Option<std::alloc::Layout>,
+}
+
 #[cfg(not(loom))]
 pub(crate) use real::HugeBuffer;
 
 #[cfg(not(loom))]
 mod real {
-    use super::{Backing, Deref, DerefMut, HUGE_PAGE};
+    use super::{AllocError, Backing, Deref, DerefMut, HUGE_PAGE};
     use crate::parallel::for_each_chunk;
     use std::alloc::{Layout, alloc, dealloc, handle_alloc_error};
     use std::mem::MaybeUninit;
@@ -75,12 +83,29 @@ mod real {
         /// `threads` threads. Aborts via `handle_alloc_error` if the system has
         /// no memory (like `Vec`), panics if `len` elements overflow `isize`.
         pub(crate) fn new(len: usize, threads: usize, fill: impl Fn() -> T + Sync + Send) -> Self {
+            match Self::try_new(len, threads, fill) {
+                Ok(buffer) => buffer,
+                Err(AllocError { layout: Some(layout) }) => handle_alloc_error(layout),
+                Err(AllocError { layout: None }) => panic!(
+                    "tt: {len} elements of {} bytes overflow the address space",
+                    size_of::<T>()
+                ),
+            }
+        }
+
+        /// Like [`new`](Self::new), but a refused allocation (or a size beyond the
+        /// address space) is an error instead of an abort.
+        pub(crate) fn try_new(
+            len: usize,
+            threads: usize,
+            fill: impl Fn() -> T + Sync + Send,
+        ) -> Result<Self, AllocError> {
             const { assert!(size_of::<T>() != 0, "HugeBuffer does not support zero-sized types") };
             let Ok(array) = Layout::array::<T>(len) else {
-                panic!("tt: {len} elements of {} bytes overflow the address space", size_of::<T>())
+                return Err(AllocError { layout: None });
             };
             if len == 0 {
-                return Self { items: &mut [], layout: None, backing: Backing::Regular };
+                return Ok(Self { items: &mut [], layout: None, backing: Backing::Regular });
             }
             let huge = cfg!(target_os = "linux") && array.size() >= HUGE_PAGE;
             let layout = if huge {
@@ -96,7 +121,7 @@ mod real {
             // zero-sized (rounding up only grows it).
             let ptr = unsafe { alloc(layout) }.cast::<MaybeUninit<T>>();
             if ptr.is_null() {
-                handle_alloc_error(layout);
+                return Err(AllocError { layout: Some(layout) });
             }
             let backing = if layout.align() == HUGE_PAGE {
                 advise_huge_pages(ptr.cast(), layout.size())
@@ -120,7 +145,7 @@ mod real {
             // `MaybeUninit<T>` has the same layout as `T`; the allocation stays
             // alive and unaliased until `Drop` (see the `items` field docs).
             let items: &'static mut [T] = unsafe { &mut *(ptr::from_mut(uninit) as *mut [T]) };
-            Self { items, layout: Some(layout), backing }
+            Ok(Self { items, layout: Some(layout), backing })
         }
     }
 
@@ -193,6 +218,14 @@ mod model {
     impl<T: Send> HugeBuffer<T> {
         pub(crate) fn new(len: usize, _threads: usize, fill: impl Fn() -> T + Sync + Send) -> Self {
             Self((0..len).map(|_| fill()).collect())
+        }
+
+        pub(crate) fn try_new(
+            len: usize,
+            threads: usize,
+            fill: impl Fn() -> T + Sync + Send,
+        ) -> Result<Self, super::AllocError> {
+            Ok(Self::new(len, threads, fill))
         }
     }
 

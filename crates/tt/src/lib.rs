@@ -47,4 +47,4 @@ pub use alloc::Backing;
 pub use entry::{MAX_DEPTH, MIN_DEPTH};
 pub use record::{Bound, Hit, Record};
 pub use score::{MATE, MATE_BOUND, MAX_PLY, from_tt_score, to_tt_score};
-pub use table::{MAX_MB, MIN_MB, TranspositionTable};
+pub use table::{AllocError, MAX_MB, MIN_MB, TranspositionTable};

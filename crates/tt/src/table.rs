@@ -1,7 +1,7 @@
 //! The shared table: an array of buckets indexed by the high bits of
 //! `key * bucket_count`, plus the search generation.
 
-use crate::alloc::{Backing, HugeBuffer};
+use crate::alloc::{self, Backing, HugeBuffer};
 use crate::bucket::{Bucket, ENTRIES};
 use crate::entry::GENERATIONS;
 use crate::prefetch::prefetch;
@@ -30,7 +30,10 @@ pub const MAX_MB: usize = if usize::BITS >= 64 { 1 << 25 } else { 1 << 10 };
 /// `set_threads` take `&mut self`: call them between searches.
 ///
 /// Sizes are in MiB (2^20 bytes) and are clamped to [`MIN_MB`]`..=`[`MAX_MB`].
-/// If the system cannot provide the memory the process aborts, as with `Vec`.
+/// If the system cannot provide the memory, [`new`](Self::new) and
+/// [`resize`](Self::resize) abort the process, as with `Vec`;
+/// [`try_new`](Self::try_new) and [`try_resize`](Self::try_resize) return an
+/// [`AllocError`] instead.
 pub struct TranspositionTable {
     buckets: HugeBuffer<Bucket>,
     generation: AtomicU8,
@@ -64,6 +67,23 @@ impl TranspositionTable {
         }
     }
 
+    /// Like [`new`](Self::new), but a refused allocation is an error.
+    pub fn try_new(mb: usize) -> Result<Self, AllocError> {
+        let threads = std::thread::available_parallelism().map_or(1, usize::from);
+        let mb = mb.clamp(MIN_MB, MAX_MB);
+        Ok(Self {
+            buckets: Self::allocate(mb, threads)?,
+            generation: AtomicU8::new(0),
+            mb,
+            threads,
+        })
+    }
+
+    fn allocate(mb: usize, threads: usize) -> Result<HugeBuffer<Bucket>, AllocError> {
+        HugeBuffer::try_new(mb * BUCKETS_PER_MB, threads, Bucket::new)
+            .map_err(|alloc::AllocError { .. }| AllocError { mb })
+    }
+
     /// A table of exactly `buckets` buckets (at least one), for tests and model
     /// checking. `size_mb` reports the size rounded down.
     #[doc(hidden)]
@@ -86,6 +106,17 @@ impl TranspositionTable {
         self.buckets = HugeBuffer::new(0, 1, Bucket::new);
         self.buckets = HugeBuffer::new(mb * BUCKETS_PER_MB, self.threads, Bucket::new);
         self.mb = mb;
+    }
+
+    /// Replaces the table with a cleared one of `mb` MiB (clamped), allocating the
+    /// new memory before freeing the old: if the system refuses it, the table is
+    /// left as it was (entries and size) and the error says how much was asked
+    /// for. Peak usage is the sum of the two sizes. The generation is kept.
+    pub fn try_resize(&mut self, mb: usize) -> Result<(), AllocError> {
+        let mb = mb.clamp(MIN_MB, MAX_MB);
+        self.buckets = Self::allocate(mb, self.threads)?;
+        self.mb = mb;
+        Ok(())
     }
 
     /// Empties every entry, on [`threads`](Self::threads) threads, and resets the
@@ -197,6 +228,21 @@ impl TranspositionTable {
         u32::try_from(used * 1000 / (sample.len() * ENTRIES)).unwrap_or(1000)
     }
 }
+
+/// The system refused the memory for a table of `mb` MiB.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AllocError {
+    /// The size asked for, in MiB (after clamping).
+    pub mb: usize,
+}
+
+impl fmt::Display for AllocError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "the system refused {} MB for the hash table", self.mb)
+    }
+}
+
+impl std::error::Error for AllocError {}
 
 impl fmt::Debug for TranspositionTable {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -188,6 +188,26 @@ fn sizes_and_last_bucket() {
     }
 }
 
+/// A refused allocation is an error, and a refused resize keeps the old table
+/// with its entries (32 TiB is more than any machine running the tests has, so
+/// the system refuses it whatever its overcommit policy).
+#[test]
+fn refused_memory_is_an_error_and_keeps_the_table() {
+    assert_eq!(
+        TranspositionTable::try_new(tt::MAX_MB).err(),
+        Some(tt::AllocError { mb: tt::MAX_MB })
+    );
+    let mut tt = TranspositionTable::try_new(2).expect("2 MiB");
+    tt.new_search();
+    tt.store(0xABCD, &rec(5, 7, Bound::Lower));
+    let err = tt.try_resize(tt::MAX_MB).expect_err("32 TiB cannot be allocated");
+    assert!(err.to_string().contains(&tt::MAX_MB.to_string()), "{err}");
+    assert_eq!((tt.size_mb(), tt.buckets()), (2, 2 * 16384));
+    assert_eq!(tt.probe(0xABCD), Some(rec(5, 7, Bound::Lower)));
+    tt.try_resize(3).expect("3 MiB");
+    assert_eq!((tt.size_mb(), tt.probe(0xABCD)), (3, None));
+}
+
 #[test]
 fn clear_empties_and_resets_the_generation() {
     for (mb, threads) in [(1, 1), (64, 2)] {

@@ -1,0 +1,151 @@
+//! The start-up CPU check (see `src/cpu_check.rs`): writes `cpu_features.rs`
+//! into `OUT_DIR`, the table of the CPU features this build targets
+//! (`-C target-cpu=...`, `-C target-feature=...`) with where `cpuid` reports
+//! each and what register state the OS must save for it; then compiles
+//! `src/cpu_check.rs` with that table into an object for *baseline* x86-64
+//! (none of the build's target features) and links it into the `tessera`
+//! binary, where it runs before anything else.
+
+use std::fmt::Write as _;
+
+/// Where `cpuid` reports a feature: leaf, subleaf, register (0 = EAX .. 3 = EDX), bit.
+type Location = (u32, u32, usize, u32);
+
+/// Register state the OS must save for a feature (constants of `cpu_check.rs`).
+const NONE: &str = "state::NONE";
+const AVX: &str = "state::AVX";
+const AVX512: &str = "state::AVX512";
+const AMX: &str = "state::AMX";
+
+const EAX: usize = 0;
+const EBX: usize = 1;
+const ECX: usize = 2;
+const EDX: usize = 3;
+
+/// Every x86-64 feature rustc knows that `cpuid` reports with one bit.
+const FEATURES: &[(&str, Location, &str)] = &[
+    ("x87", (1, 0, EDX, 0), NONE),
+    ("fxsr", (1, 0, EDX, 24), NONE),
+    ("sse", (1, 0, EDX, 25), NONE),
+    ("sse2", (1, 0, EDX, 26), NONE),
+    ("sse3", (1, 0, ECX, 0), NONE),
+    ("pclmulqdq", (1, 0, ECX, 1), NONE),
+    ("ssse3", (1, 0, ECX, 9), NONE),
+    ("fma", (1, 0, ECX, 12), AVX),
+    ("cmpxchg16b", (1, 0, ECX, 13), NONE),
+    ("sse4.1", (1, 0, ECX, 19), NONE),
+    ("sse4.2", (1, 0, ECX, 20), NONE),
+    ("movbe", (1, 0, ECX, 22), NONE),
+    ("popcnt", (1, 0, ECX, 23), NONE),
+    ("aes", (1, 0, ECX, 25), NONE),
+    ("xsave", (1, 0, ECX, 26), NONE),
+    ("avx", (1, 0, ECX, 28), AVX),
+    ("f16c", (1, 0, ECX, 29), AVX),
+    ("rdrand", (1, 0, ECX, 30), NONE),
+    ("bmi1", (7, 0, EBX, 3), NONE),
+    ("avx2", (7, 0, EBX, 5), AVX),
+    ("bmi2", (7, 0, EBX, 8), NONE),
+    ("ermsb", (7, 0, EBX, 9), NONE),
+    ("rtm", (7, 0, EBX, 11), NONE),
+    ("avx512f", (7, 0, EBX, 16), AVX512),
+    ("avx512dq", (7, 0, EBX, 17), AVX512),
+    ("rdseed", (7, 0, EBX, 18), NONE),
+    ("adx", (7, 0, EBX, 19), NONE),
+    ("avx512ifma", (7, 0, EBX, 21), AVX512),
+    ("avx512cd", (7, 0, EBX, 28), AVX512),
+    ("sha", (7, 0, EBX, 29), NONE),
+    ("avx512bw", (7, 0, EBX, 30), AVX512),
+    ("avx512vl", (7, 0, EBX, 31), AVX512),
+    ("avx512vbmi", (7, 0, ECX, 1), AVX512),
+    ("avx512vbmi2", (7, 0, ECX, 6), AVX512),
+    ("gfni", (7, 0, ECX, 8), NONE),
+    ("vaes", (7, 0, ECX, 9), AVX),
+    ("vpclmulqdq", (7, 0, ECX, 10), AVX),
+    ("avx512vnni", (7, 0, ECX, 11), AVX512),
+    ("avx512bitalg", (7, 0, ECX, 12), AVX512),
+    ("avx512vpopcntdq", (7, 0, ECX, 14), AVX512),
+    ("kl", (7, 0, ECX, 23), NONE),
+    ("avx512vp2intersect", (7, 0, EDX, 8), AVX512),
+    ("amx-bf16", (7, 0, EDX, 22), AMX),
+    ("avx512fp16", (7, 0, EDX, 23), AVX512),
+    ("amx-tile", (7, 0, EDX, 24), AMX),
+    ("amx-int8", (7, 0, EDX, 25), AMX),
+    ("sha512", (7, 1, EAX, 0), AVX),
+    ("sm3", (7, 1, EAX, 1), AVX),
+    ("sm4", (7, 1, EAX, 2), AVX),
+    ("avxvnni", (7, 1, EAX, 4), AVX),
+    ("avx512bf16", (7, 1, EAX, 5), AVX512),
+    ("amx-fp16", (7, 1, EAX, 21), AMX),
+    ("avxifma", (7, 1, EAX, 23), AVX),
+    ("avxvnniint8", (7, 1, EDX, 4), AVX),
+    ("avxneconvert", (7, 1, EDX, 5), AVX),
+    ("amx-complex", (7, 1, EDX, 8), AMX),
+    ("avxvnniint16", (7, 1, EDX, 10), AVX),
+    ("xsaveopt", (0xD, 1, EAX, 0), NONE),
+    ("xsavec", (0xD, 1, EAX, 1), NONE),
+    ("xsaves", (0xD, 1, EAX, 3), NONE),
+    ("widekl", (0x19, 0, EBX, 2), NONE),
+    ("lahfsahf", (0x8000_0001, 0, ECX, 0), NONE),
+    ("lzcnt", (0x8000_0001, 0, ECX, 5), NONE),
+    ("sse4a", (0x8000_0001, 0, ECX, 6), NONE),
+    ("prfchw", (0x8000_0001, 0, ECX, 8), NONE),
+    ("xop", (0x8000_0001, 0, ECX, 11), AVX),
+    ("tbm", (0x8000_0001, 0, ECX, 21), NONE),
+];
+
+/// Target features that are not CPU features.
+const NOT_CPU: &[&str] = &["crt-static"];
+
+fn main() {
+    println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=src/cpu_check.rs");
+    println!("cargo:rerun-if-env-changed=CARGO_ENCODED_RUSTFLAGS");
+    println!("cargo:rustc-check-cfg=cfg(tessera_cpu_check)");
+    let env = |name: &str| std::env::var(name).unwrap_or_default();
+    let out = std::path::PathBuf::from(env("OUT_DIR"));
+    let x86_64 = env("CARGO_CFG_TARGET_ARCH") == "x86_64";
+    let mut code = String::from(
+        "/// The CPU features this build targets, with where `cpuid` reports each.\n\
+         const REQUIRED: &[Requirement] = &[\n",
+    );
+    let enabled = env("CARGO_CFG_TARGET_FEATURE");
+    for name in enabled.split(',').filter(|n| !n.is_empty() && !NOT_CPU.contains(n)) {
+        match FEATURES.iter().find(|(known, ..)| *known == name) {
+            Some((_, (leaf, subleaf, register, bit), state)) => {
+                let _ = writeln!(
+                    code,
+                    "    Requirement {{ name: b{name:?}, leaf: {leaf:#x}, subleaf: {subleaf}, \
+                     register: {register}, mask: 1 << {bit}, xcr0: {state} }},"
+                );
+            }
+            None if x86_64 => {
+                println!("cargo:warning=CPU feature '{name}' cannot be checked at start-up");
+            }
+            None => {}
+        }
+    }
+    code.push_str("];\n");
+    std::fs::write(out.join("cpu_features.rs"), code).expect("write cpu_features.rs");
+
+    // The check runs from `.init_array`, an ELF feature; elsewhere there is none.
+    if !x86_64 || env("CARGO_CFG_TARGET_OS") != "linux" {
+        return;
+    }
+    let object = out.join("cpu_check.o");
+    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    let result = std::process::Command::new(rustc)
+        .env("OUT_DIR", &out)
+        .args(["--edition", "2024", "--crate-type", "lib", "--crate-name", "tessera_cpu_check"])
+        .args(["--target", &env("TARGET"), "--cfg", "tessera_cpu_check"])
+        .args(["-C", "target-cpu=x86-64", "-C", "opt-level=2", "-C", "codegen-units=1"])
+        .args(["-C", "panic=abort", "-C", "debug-assertions=off", "-C", "overflow-checks=off"])
+        .arg("--emit")
+        .arg(format!("obj={}", object.display()))
+        .arg(std::path::Path::new(&env("CARGO_MANIFEST_DIR")).join("src/cpu_check.rs"))
+        .output()
+        .expect("run rustc for src/cpu_check.rs");
+    if !result.status.success() {
+        panic!("compiling src/cpu_check.rs failed:\n{}", String::from_utf8_lossy(&result.stderr));
+    }
+    println!("cargo:rustc-link-arg-bins={}", object.display());
+}

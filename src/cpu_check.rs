@@ -1,0 +1,217 @@
+//! The start-up check that the CPU has every feature the binary was built for.
+//!
+//! A build for a newer CPU (`-C target-cpu=native`, or `x86-64-v3` run on a
+//! machine without AVX2 or BMI2) would otherwise die on its first illegal
+//! instruction. With it, such a binary prints one line naming what is missing
+//! and exits with status 1.
+//!
+//! Checking at the start of `main` would be too late: with `lto = "fat"` the
+//! standard library's start-up code before `main` is compiled with the build's
+//! target features too (it uses AVX on a `native` build here), and code that
+//! checks for a feature must not itself be compiled to use it. So `build.rs`
+//! compiles this file on its own, as a `no_std` object for baseline x86-64,
+//! and links it into the `tessera` binary, where the C runtime calls
+//! [`check_cpu`] from `.init_array`, before any code built with the target
+//! features runs. It reads `cpuid` (not `is_x86_feature_detected!`, which
+//! answers `true` at compile time for a feature the build enables) and XCR0
+//! for the register state the operating system saves. The list of features
+//! comes from `build.rs`, which derives it from the build's target features.
+//!
+//! The same file is also compiled as a module of the library for its tests.
+
+#![cfg_attr(tessera_cpu_check, no_std)]
+
+/// Register state the operating system must save for a feature (XCR0 bits).
+#[allow(dead_code, reason = "which states a build needs depends on its target features")]
+mod state {
+    /// Nothing beyond the basics.
+    pub const NONE: u64 = 0;
+    /// SSE and AVX (YMM) state.
+    pub const AVX: u64 = 0b110;
+    /// Also the AVX-512 opmask and ZMM state.
+    pub const AVX512: u64 = 0b1110_0110;
+    /// Also the AMX tile state.
+    pub const AMX: u64 = 0b110_0000_0000_0000_0110;
+}
+
+/// One target feature and where `cpuid` reports it.
+struct Requirement {
+    /// The target feature's name.
+    name: &'static [u8],
+    /// The `cpuid` leaf.
+    leaf: u32,
+    /// The `cpuid` subleaf.
+    subleaf: u32,
+    /// 0 = EAX, 1 = EBX, 2 = ECX, 3 = EDX.
+    register: u32,
+    /// The feature's bit in that register.
+    mask: u32,
+    /// The XCR0 bits the feature needs ([`state`]).
+    xcr0: u64,
+}
+
+// `REQUIRED: &[Requirement]`, the features this build targets (from build.rs).
+include!(concat!(env!("OUT_DIR"), "/cpu_features.rs"));
+
+/// What a CPU reports.
+trait Cpu {
+    /// Register `register` of `cpuid(leaf, subleaf)`; 0 for a leaf the CPU lacks.
+    fn cpuid(&self, leaf: u32, subleaf: u32, register: u32) -> u32;
+    /// XCR0, or 0 when the operating system has not enabled XSAVE.
+    fn xcr0(&self) -> u64;
+}
+
+/// Whether `cpu` lacks `r` (the CPU does not report it, or the OS does not
+/// save the registers it uses).
+fn lacks(cpu: &impl Cpu, r: &Requirement) -> bool {
+    cpu.cpuid(r.leaf, r.subleaf, r.register) & r.mask == 0 || cpu.xcr0() & r.xcr0 != r.xcr0
+}
+
+/// The CPU running this program.
+struct ThisCpu {
+    max_basic: u32,
+    max_extended: u32,
+}
+
+impl ThisCpu {
+    /// Reads the highest basic and extended `cpuid` leaves.
+    fn new() -> ThisCpu {
+        use core::arch::x86_64::__cpuid;
+        ThisCpu { max_basic: __cpuid(0).eax, max_extended: __cpuid(0x8000_0000).eax }
+    }
+}
+
+impl Cpu for ThisCpu {
+    fn cpuid(&self, leaf: u32, subleaf: u32, register: u32) -> u32 {
+        let max = if leaf >= 0x8000_0000 { self.max_extended } else { self.max_basic };
+        if leaf > max {
+            return 0;
+        }
+        let r = core::arch::x86_64::__cpuid_count(leaf, subleaf);
+        match register {
+            0 => r.eax,
+            1 => r.ebx,
+            2 => r.ecx,
+            _ => r.edx,
+        }
+    }
+
+    fn xcr0(&self) -> u64 {
+        const OSXSAVE: u32 = 1 << 27;
+        if self.cpuid(1, 0, 2) & OSXSAVE == 0 {
+            return 0;
+        }
+        #[target_feature(enable = "xsave")]
+        fn read_xcr0() -> u64 {
+            // SAFETY: `xgetbv` needs XSAVE, enabled for this function alone, which is
+            // called only when cpuid reports OSXSAVE (the CPU has XSAVE and the OS
+            // allows XGETBV). Reading XCR0 has no side effects.
+            unsafe { core::arch::x86_64::_xgetbv(0) }
+        }
+        // SAFETY: OSXSAVE was checked just above, so the CPU has XSAVE (see `read_xcr0`).
+        unsafe { read_xcr0() }
+    }
+}
+
+/// What runs before the Rust runtime: the check, and on failure one line on
+/// standard output and `_exit(1)`. Only libc's `write` and `_exit` are used.
+#[cfg(tessera_cpu_check)]
+mod entry {
+    use super::{REQUIRED, ThisCpu, lacks};
+
+    unsafe extern "C" {
+        fn write(fd: i32, buf: *const u8, count: usize) -> isize;
+        fn _exit(status: i32) -> !;
+    }
+
+    /// Called by the C runtime before `main` (see the module documentation).
+    #[used]
+    #[unsafe(link_section = ".init_array")]
+    static CHECK_CPU: extern "C" fn() = check_cpu;
+
+    fn print(mut text: &[u8]) {
+        while !text.is_empty() {
+            // SAFETY: `text` is a valid slice of `text.len()` bytes.
+            let written = unsafe { write(1, text.as_ptr(), text.len()) };
+            match text.get(written.max(0) as usize..) {
+                Some(rest) if written > 0 => text = rest,
+                _ => return,
+            }
+        }
+    }
+
+    /// Checks the CPU; returns if it has everything, else says what it lacks and exits.
+    extern "C" fn check_cpu() {
+        let cpu = ThisCpu::new();
+        if !REQUIRED.iter().any(|r| lacks(&cpu, r)) {
+            return;
+        }
+        print(b"info string error: this tessera binary was built for CPU features this CPU lacks:");
+        for r in REQUIRED.iter().filter(|r| lacks(&cpu, r)) {
+            print(b" ");
+            print(r.name);
+        }
+        print(b". Use a build for this machine (README: Building for other CPUs).\n");
+        // SAFETY: ends the process at once; nothing of Rust's runtime has started.
+        unsafe { _exit(1) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A CPU that reports exactly the features in `has`, with the OS state `xcr0`.
+    struct Fake<'a> {
+        has: &'a [&'a Requirement],
+        xcr0: u64,
+    }
+
+    impl Cpu for Fake<'_> {
+        fn cpuid(&self, leaf: u32, subleaf: u32, register: u32) -> u32 {
+            let here =
+                |r: &&&Requirement| (r.leaf, r.subleaf, r.register) == (leaf, subleaf, register);
+            self.has.iter().filter(here).fold(0, |bits, r| bits | r.mask)
+        }
+        fn xcr0(&self) -> u64 {
+            self.xcr0
+        }
+    }
+
+    const fn req(
+        name: &'static [u8],
+        leaf: u32,
+        register: u32,
+        bit: u32,
+        xcr0: u64,
+    ) -> Requirement {
+        Requirement { name, leaf, subleaf: 0, register, mask: 1 << bit, xcr0 }
+    }
+
+    #[test]
+    fn names_what_the_cpu_or_the_os_lacks() {
+        let popcnt = req(b"popcnt", 1, 2, 23, state::NONE);
+        let avx2 = req(b"avx2", 7, 1, 5, state::AVX);
+        let bmi2 = req(b"bmi2", 7, 1, 8, state::NONE);
+        let all = [&popcnt, &avx2, &bmi2];
+        let missing = |cpu: &Fake| -> Vec<&[u8]> {
+            all.iter().filter(|r| lacks(cpu, r)).map(|r| r.name).collect()
+        };
+        // An x86-64-v2 CPU running a v3 build.
+        assert_eq!(missing(&Fake { has: &[&popcnt], xcr0: 0b111 }), [b"avx2", b"bmi2"]);
+        // A v3 CPU whose OS does not save the AVX state.
+        assert_eq!(missing(&Fake { has: &all, xcr0: 0b11 }), [b"avx2"]);
+        assert!(missing(&Fake { has: &all, xcr0: 0b111 }).is_empty());
+    }
+
+    /// This machine runs this build, so it has everything the build needs; and
+    /// build.rs found the baseline features in its table.
+    #[test]
+    fn this_machine_has_what_this_build_needs() {
+        let cpu = ThisCpu::new();
+        let missing: Vec<&[u8]> =
+            REQUIRED.iter().filter(|r| lacks(&cpu, r)).map(|r| r.name).collect();
+        assert!(missing.is_empty(), "{missing:?}");
+        assert!(REQUIRED.iter().any(|r| r.name == b"sse2"), "baseline features are listed");
+    }
+}

@@ -1,0 +1,13 @@
+//! The library half of the `tessera` binary: the UCI front end (parsing and
+//! the command loop) and `perft`, public so that integration tests and fuzz
+//! targets can drive them directly.
+
+// The start-up CPU check is compiled on its own by build.rs and linked into the
+// binary; here it is a module only for its tests.
+#[cfg(all(test, target_arch = "x86_64"))]
+#[path = "cpu_check.rs"]
+mod cpu_check;
+pub mod datagen;
+pub mod genfens;
+pub mod perft_cmd;
+pub mod uci;
