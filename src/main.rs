@@ -5,9 +5,12 @@
 //! prints `<nodes> nodes <nps> nps`; `tessera perft <depth> [fen]` prints a
 //! divide and the node count. Any other arguments are UCI commands, one per
 //! argument, run in order (`tessera "genfens 10 seed 1 book None" quit`, as
-//! OpenBench sends).
+//! OpenBench sends). The `cluster` feature runs the UCI engine over MPI ranks
+//! when an MPI launcher starts it (docs/cluster.md).
 
 mod bench;
+#[cfg(feature = "cluster")]
+mod cluster_main;
 mod tune;
 
 use std::process::ExitCode;
@@ -17,6 +20,9 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         None => {
+            #[cfg(feature = "cluster")]
+            cluster_main::run();
+            #[cfg(not(feature = "cluster"))]
             uci::run(std::io::stdin().lock(), uci::output::Output::new(std::io::stdout()));
             ExitCode::SUCCESS
         }

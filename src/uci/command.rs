@@ -37,6 +37,24 @@ pub enum Command {
     Quit,
 }
 
+impl Command {
+    /// Whether the command changes the engine's state (what a cluster's leader
+    /// passes on to the other ranks): `position`, a search's `go`, `stop`,
+    /// `ponderhit`, `setoption`, `ucinewgame` and `quit`.
+    pub fn changes_state(&self) -> bool {
+        matches!(
+            self,
+            Command::Position(_)
+                | Command::Go(_)
+                | Command::Stop
+                | Command::PonderHit
+                | Command::SetOption(_)
+                | Command::UciNewGame
+                | Command::Quit
+        )
+    }
+}
+
 /// Parses one input line, given the current position and settings. Errors are
 /// messages for `info string error: ...`.
 pub fn parse(line: &str, current: &Position, settings: &Settings) -> Result<Command, String> {

@@ -11,6 +11,10 @@
 //! long, is a line to report, never the end of input; a refused resource
 //! (memory for `Hash`, a thread for `Threads`) is an error line, and the
 //! engine keeps what it had.
+//!
+//! In a cluster ([`run_in_cluster`]) the same loop runs on every rank: the
+//! leader's reads stdin and passes every command that changes state on to the
+//! other ranks; theirs reads those commands (docs/cluster.md).
 
 mod command;
 pub mod go;
@@ -35,6 +39,8 @@ use std::time::{Duration, Instant};
 
 /// The engine's state between commands.
 struct Engine {
+    /// The other ranks ([`search::Alone`] outside a cluster).
+    cluster: Arc<dyn search::Cluster>,
     out: Output,
     reporter: Arc<UciReporter>,
     pool: ThreadPool,
@@ -48,6 +54,15 @@ struct Engine {
 /// Runs the UCI loop on `input` until `quit` or end of input. Fails only if
 /// the engine cannot start at all (the system refuses its first table or thread).
 pub fn run(input: impl BufRead, out: Output) -> ExitCode {
+    run_in_cluster(input, out, Arc::new(search::Alone))
+}
+
+/// Runs the UCI loop as one rank of `cluster` (see the module documentation).
+pub fn run_in_cluster(
+    input: impl BufRead,
+    out: Output,
+    cluster: Arc<dyn search::Cluster>,
+) -> ExitCode {
     let reporter = Arc::new(UciReporter {
         out: out.clone(),
         chess960: Default::default(),
@@ -61,7 +76,9 @@ pub fn run(input: impl BufRead, out: Output) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    pool.set_cluster(Arc::clone(&cluster));
     let mut engine = Engine {
+        cluster,
         out,
         reporter,
         pool,
@@ -123,6 +140,11 @@ impl Engine {
                 return true;
             }
         };
+        // Before applying it: a `go` must reach the other ranks before this rank's
+        // search can end and stop theirs.
+        if command.changes_state() {
+            self.cluster.forward(line.trim());
+        }
         match command {
             Command::Empty => {}
             Command::Uci => {

@@ -18,11 +18,13 @@ pub enum BestMoveChoice {
     MainThread,
 }
 
-/// A thread's latest completed iteration (or the main thread's partial-iteration move).
-#[derive(Debug, Clone, Default)]
-pub(crate) struct ThreadResult {
+/// A thread's latest completed iteration (or the main thread's partial-iteration move):
+/// what the threads (and in a cluster, the ranks) vote with.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ThreadResult {
     /// The iteration the line comes from.
     pub depth: i32,
+    /// The line's score, from the side to move's point of view.
     pub score: i32,
     /// `Exact` for a completed iteration, `Lower` for a move from an unfinished one.
     pub bound: Bound,
@@ -31,10 +33,12 @@ pub(crate) struct ThreadResult {
 }
 
 impl ThreadResult {
+    /// The line's first move.
     pub fn best(&self) -> Option<Move> {
         self.pv.first().copied()
     }
 
+    /// The line's second move, the expected reply.
     pub fn ponder(&self) -> Option<Move> {
         self.pv.get(1).copied()
     }

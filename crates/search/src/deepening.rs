@@ -1,33 +1,70 @@
 //! Iterative deepening: the main thread's loop — MultiPV lines, reports, the
-//! time manager, the end of the search — and the helpers' silent loop.
+//! time manager, the end of the search — and the helpers' silent loop. In a
+//! cluster the leader's main thread also collects the other ranks' lines for the
+//! vote, and on the other ranks thread 0 runs the helpers' loop (`follower_search`).
 
 use crate::choice::{ThreadResult, choose};
+use crate::cluster::{Cluster, Remote};
 use crate::params::MAX_DEPTH;
 use crate::pool::{SearchJob, Shared};
 use crate::report::{CurrentMoveReports, Reports, SearchOutcome};
-use crate::stop::StopCheck;
+use crate::stop::{ClusterView, StopCheck};
 use crate::tablebase::Tablebase;
 use crate::time::{Stability, TimeManager, fail_low_scale, node_share_scale};
-use crate::worker::{SearchContext, Worker};
+use crate::worker::{SearchContext, Share, Worker};
 use std::sync::Arc;
-use tt::Bound;
+use tt::{Bound, TranspositionTable};
+
+/// Thread `id`'s search context for `job`: in a cluster its stores are offered to the
+/// other ranks, its node counts include theirs, and thread 0 polls them.
+fn context<'a>(
+    shared: &'a Shared,
+    tt: &'a TranspositionTable,
+    stop: StopCheck<'a>,
+    cluster: &'a dyn Cluster,
+    id: usize,
+    job: &SearchJob,
+    tb: &'a Tablebase,
+) -> SearchContext<'a> {
+    if cluster.ranks() == 1 {
+        return SearchContext {
+            tt,
+            stop,
+            features: job.features,
+            tb,
+            current_move: None,
+            share: None,
+        };
+    }
+    let view = ClusterView {
+        cluster,
+        remote_nodes: &shared.remote_nodes,
+        poll_into: (id == 0).then_some(tt),
+    };
+    SearchContext {
+        tt,
+        stop: stop.with_cluster(view),
+        features: job.features,
+        tb,
+        current_move: None,
+        share: Some(Share { cluster, depth: cluster.share_depth(), thread: id }),
+    }
+}
 
 /// The main thread: iterative deepening with MultiPV, reports and the clock;
 /// then the wait for a hold (not for the helpers: see below), and the best move.
 pub(crate) fn main_search(shared: &Shared, worker: &mut Worker, job: &SearchJob) {
     let tt = shared.tt.read();
     let counters = Arc::clone(&shared.counters.read());
+    let cluster = shared.cluster();
+    cluster.begin();
     let root = *job.position.board();
     let limits = &job.limits;
     let clock = TimeManager::new(limits, root.side_to_move(), job.move_overhead, job.start);
+    let stop = StopCheck::new(&shared.signals, &counters, 0, limits, Some(clock));
     let tb = shared.tablebase.read();
-    let ctx = SearchContext {
-        tt: &tt,
-        stop: StopCheck::new(&shared.signals, &counters, 0, limits, Some(clock)),
-        features: job.features,
-        tb: &tb,
-        current_move: Some(CurrentMoveReports::new(&*shared.reporter, root, job.start)),
-    };
+    let mut ctx = context(shared, &tt, stop, &*cluster, 0, job, &tb);
+    ctx.current_move = Some(CurrentMoveReports::new(&*shared.reporter, root, job.start));
     prepare(shared, worker, job, &tb);
     let reports = Reports {
         reporter: &*shared.reporter,
@@ -52,7 +89,21 @@ pub(crate) fn main_search(shared: &Shared, worker: &mut Worker, job: &SearchJob)
     // with more threads than cores (or a loaded machine) a helper may not run again
     // for tens of milliseconds. The pool is idle (and `start` may go on) only when
     // every thread is done.
-    announce(shared, worker, &reports, interrupted);
+    // In a cluster: stop the other ranks and gather their lines and final node counts.
+    // On the clock the hard limit has been reached: the wait may spend half the move
+    // overhead, which the time manager keeps in reserve (a late rank then counts with
+    // the nodes last heard from it, and its lines miss the vote).
+    let on_clock =
+        limits.move_time.is_some() || limits.time[root.side_to_move() as usize].is_some();
+    let patience = on_clock.then_some(job.move_overhead / 2);
+    let remote = (cluster.ranks() > 1).then(|| {
+        let lines = shared.results.lock().clone();
+        cluster.finish(&lines, ctx.stop.local_nodes(), patience)
+    });
+    if let Some(r) = &remote {
+        shared.remote_nodes.store(r.nodes, std::sync::atomic::Ordering::Relaxed);
+    }
+    announce(shared, worker, &reports, interrupted, remote);
 }
 
 /// Sets up `worker` for `job`: the root moves it may play are those of
@@ -128,16 +179,32 @@ fn deepen(
     }
 }
 
-/// Chooses the line played among the threads' results, reports it when the last
-/// `info` line did not, and announces the best move.
-fn announce(shared: &Shared, worker: &Worker, reports: &Reports, interrupted: bool) {
-    let results = shared.results.lock().clone();
+/// Chooses the line played among the threads' results (and in a cluster, the
+/// other ranks'), reports it when the last `info` line did not, and announces the
+/// best move.
+fn announce(
+    shared: &Shared,
+    worker: &Worker,
+    reports: &Reports,
+    interrupted: bool,
+    remote: Option<Remote>,
+) {
+    let mut results = shared.results.lock().clone();
+    let in_cluster = remote.is_some();
+    // Another rank's line votes only if its move may be played here (a rank whose
+    // state differs, e.g. after a refused command, must not hand us an illegal move).
+    let playable = |r: &ThreadResult| r.best().is_some_and(|mv| worker.root_moves.contains(&mv));
+    results.extend(remote.into_iter().flat_map(|r| r.lines).filter(playable));
     let chosen_thread = choose(&results, *shared.choice.lock());
     let chosen = results.get(chosen_thread).cloned().unwrap_or_default();
     // The last `info` line describes the move played, with the final node count and
-    // time: after an unfinished iteration (whose nodes no line has reported yet), or
-    // when another thread's line won the vote, one more line is due.
-    if reports.lines == 1 && chosen.best().is_some() && (interrupted || chosen_thread != 0) {
+    // time: after an unfinished iteration (whose nodes no line has reported yet), when
+    // another thread's line won the vote, or when other ranks' final counts came in,
+    // one more line is due.
+    if reports.lines == 1
+        && chosen.best().is_some()
+        && (interrupted || chosen_thread != 0 || in_cluster)
+    {
         reports.line(worker, chosen.depth, 1, chosen.score, chosen.bound, chosen.pv.clone());
     }
     let root = reports.root;
@@ -170,18 +237,16 @@ fn skips_next_depth(id: usize, depth: i32) -> bool {
 
 /// A helper: iterative deepening with no output and no clock, until the stop flag.
 /// Odd helpers skip a depth now and then so threads spread over neighbouring depths
-/// (feature `helperskip`, on by default).
+/// (feature `helperskip`, on by default); in a cluster the parity is that of the
+/// thread's place among all ranks' threads, so ranks spread like threads do.
 pub(crate) fn helper_search(shared: &Shared, worker: &mut Worker, job: &SearchJob, id: usize) {
     let tt = shared.tt.read();
     let counters = Arc::clone(&shared.counters.read());
+    let cluster = shared.cluster();
+    let lane = cluster.rank() * counters.len() + id;
+    let stop = StopCheck::new(&shared.signals, &counters, id, &job.limits, None);
     let tb = shared.tablebase.read();
-    let ctx = SearchContext {
-        tt: &tt,
-        stop: StopCheck::new(&shared.signals, &counters, id, &job.limits, None),
-        features: job.features,
-        tb: &tb,
-        current_move: None,
-    };
+    let ctx = context(shared, &tt, stop, &*cluster, id, job, &tb);
     prepare(shared, worker, job, &tb);
     // Under `go depth N` a helper keeps searching past N until the main thread stops
     // (its deeper entries still help the main thread; an idle helper is a wasted core),
@@ -198,7 +263,19 @@ pub(crate) fn helper_search(shared: &Shared, worker: &mut Worker, job: &SearchJo
             let pv = worker.root_pv().to_vec();
             shared.publish(id, ThreadResult { depth, score, bound: Bound::Exact, pv });
         }
-        depth += if job.features.helper_skip && skips_next_depth(id, depth) { 2 } else { 1 };
+        depth += if job.features.helper_skip && skips_next_depth(lane, depth) { 2 } else { 1 };
     }
     ctx.stop.publish(worker.nodes);
+}
+
+/// Thread 0 of a rank that follows the leader of a cluster: it searches like a
+/// helper (no clock, no output; the leader's stop ends the search), then sends the
+/// rank's lines to the leader — without waiting for the other threads to wind
+/// down, as the leader does not (each has published its last completed iteration).
+pub(crate) fn follower_search(shared: &Shared, worker: &mut Worker, job: &SearchJob) {
+    let cluster = shared.cluster();
+    cluster.begin();
+    helper_search(shared, worker, job, 0);
+    let lines = shared.results.lock().clone();
+    cluster.finish(&lines, shared.local_nodes(), None);
 }

@@ -11,6 +11,7 @@
 #![warn(missing_docs)]
 
 mod choice;
+mod cluster;
 mod deepening;
 mod features;
 mod history;
@@ -26,7 +27,8 @@ mod time;
 pub mod wdl;
 mod worker;
 
-pub use choice::BestMoveChoice;
+pub use choice::{BestMoveChoice, ThreadResult};
+pub use cluster::{Alone, Cluster, Remote};
 pub use features::Features;
 pub use limits::SearchLimits;
 pub use pool::{PoolError, SearchJob, ThreadPool};

@@ -15,9 +15,14 @@
 //! A refused resource never takes the pool down: a new table is allocated
 //! before the old one is freed, and a new set of threads is started before the
 //! old set retires, so when the system says no the pool keeps what it had.
+//!
+//! In a cluster ([`ThreadPool::set_cluster`]) every rank runs a pool like this
+//! one on its own table; on the ranks that follow, thread 0 searches like a
+//! helper and hands its rank's lines to the leader (see `crate::cluster`).
 
 use crate::choice::{BestMoveChoice, ThreadResult};
-use crate::deepening::{helper_search, main_search};
+use crate::cluster::{Alone, Cluster};
+use crate::deepening::{follower_search, helper_search, main_search};
 use crate::limits::SearchLimits;
 use crate::report::{Reporter, SearchOutcome};
 use crate::stop::Signals;
@@ -156,12 +161,26 @@ pub(crate) struct Shared {
     /// pool is idle, read-locked by each thread for a whole search.
     pub tablebase: RwLock<Tablebase>,
     pub last_outcome: Mutex<Option<SearchOutcome>>,
+    /// The other ranks searching with this pool ([`Alone`] outside a cluster).
+    cluster: Mutex<Arc<dyn Cluster>>,
+    /// The other ranks' nodes in the current search, as last heard (in a cluster).
+    pub remote_nodes: CachePadded<AtomicU64>,
 }
 
 impl Shared {
     /// Publishes thread `id`'s latest line.
     pub fn publish(&self, id: usize, result: ThreadResult) {
         self.results.lock()[id] = result;
+    }
+
+    /// The cluster this pool searches in ([`Alone`] outside one).
+    pub fn cluster(&self) -> Arc<dyn Cluster> {
+        Arc::clone(&self.cluster.lock())
+    }
+
+    /// The nodes of this process's threads, as last published.
+    pub fn local_nodes(&self) -> u64 {
+        self.counters.read().iter().map(|c| c.load(Ordering::Relaxed)).sum()
     }
 }
 
@@ -206,6 +225,8 @@ impl ThreadPool {
             network: Mutex::new(None),
             tablebase: RwLock::new(Tablebase::default()),
             last_outcome: Mutex::new(None),
+            cluster: Mutex::new(Arc::new(Alone)),
+            remote_nodes: CachePadded::new(AtomicU64::new(0)),
         });
         let handles = spawn(&shared, threads.max(1))?;
         let mut pool = ThreadPool { shared, handles: Vec::new() };
@@ -253,6 +274,7 @@ impl ThreadPool {
         for c in self.shared.counters.read().iter() {
             c.store(0, Ordering::Relaxed);
         }
+        self.shared.remote_nodes.store(0, Ordering::Relaxed);
         for r in self.shared.results.lock().iter_mut() {
             *r = ThreadResult::default();
         }
@@ -327,6 +349,14 @@ impl ThreadPool {
     /// Chooses how the final move is picked among threads.
     pub fn set_best_move_choice(&self, choice: BestMoveChoice) {
         *self.shared.choice.lock() = choice;
+    }
+
+    /// Makes this pool one rank of a cluster (waits for any search to finish first).
+    /// A pool searches [`Alone`] until this is called.
+    pub fn set_cluster(&self, cluster: Arc<dyn Cluster>) {
+        self.stop();
+        self.wait_idle();
+        *self.shared.cluster.lock() = cluster;
     }
 
     /// Chooses the evaluation of the next searches: a network, or `None` for the
@@ -451,6 +481,9 @@ fn thread_main(shared: &Shared, retire: &AtomicBool, mut worker: Worker, id: usi
             }
         };
         match command {
+            Command::Search(job) if id == 0 && shared.cluster().rank() > 0 => {
+                follower_search(shared, &mut worker, &job)
+            }
             Command::Search(job) if id == 0 => main_search(shared, &mut worker, &job),
             Command::Search(job) => helper_search(shared, &mut worker, &job, id),
             Command::ClearHistories => worker.clear(),

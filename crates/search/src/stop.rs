@@ -16,7 +16,12 @@
 //! A limit that is reached raises the stop flag, so every thread unwinds. The
 //! best move is still held back while `go infinite` or `go ponder` holds: only
 //! `stop` or `ponderhit` releases it ([`Signals::wait_for_release`]).
+//!
+//! In a cluster ([`ClusterView`]) node counts include the other ranks', and
+//! thread 0 of each rank polls the other ranks at the same every-[`CHECK_INTERVAL`]
+//! check: the search itself drives the exchange, so no thread waits on the network.
 
+use crate::cluster::Cluster;
 use crate::limits::SearchLimits;
 use crate::time::TimeManager;
 use crossbeam_utils::CachePadded;
@@ -24,7 +29,7 @@ use parking_lot::{Condvar, Mutex};
 use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
-use tt::{MATE, MATE_BOUND};
+use tt::{MATE, MATE_BOUND, TranspositionTable};
 
 /// How often (in nodes) a thread publishes its node count and checks the limits
 /// that are not checked at every node.
@@ -133,6 +138,15 @@ impl Default for Signals {
     }
 }
 
+/// How a thread's stopping rules see the other ranks of a cluster.
+pub(crate) struct ClusterView<'a> {
+    pub cluster: &'a dyn Cluster,
+    /// The other ranks' nodes in this search, as last heard (written by thread 0's polls).
+    pub remote_nodes: &'a AtomicU64,
+    /// Thread 0 polls and stores what the other ranks send into this table; other threads do not poll.
+    pub poll_into: Option<&'a TranspositionTable>,
+}
+
 /// One thread's view of the stopping rules for one `go` (see the module documentation).
 pub(crate) struct StopCheck<'a> {
     signals: &'a Signals,
@@ -146,6 +160,8 @@ pub(crate) struct StopCheck<'a> {
     total_node_limit: Option<u64>,
     /// The main thread's clock (helpers have none). Only this thread reads or restarts it.
     clock: Option<Cell<TimeManager>>,
+    /// The other ranks, in a cluster.
+    cluster: Option<ClusterView<'a>>,
 }
 
 impl<'a> StopCheck<'a> {
@@ -166,7 +182,17 @@ impl<'a> StopCheck<'a> {
             exact_node_limit: if alone { limits.nodes } else { None },
             total_node_limit: if alone { None } else { limits.nodes },
             clock: clock.map(Cell::new),
+            cluster: None,
         }
+    }
+
+    /// The same rules in a cluster: `go nodes` counts every rank's nodes (so even a
+    /// lone thread checks the total every [`CHECK_INTERVAL`] nodes), and thread 0 polls.
+    pub fn with_cluster(mut self, view: ClusterView<'a>) -> StopCheck<'a> {
+        self.total_node_limit = self.limits.nodes;
+        self.exact_node_limit = None;
+        self.cluster = Some(view);
+        self
     }
 
     /// Called before each node: `true` means stop now. Otherwise the node is
@@ -192,6 +218,14 @@ impl<'a> StopCheck<'a> {
     /// The limits checked every [`CHECK_INTERVAL`] nodes: the clock (main thread)
     /// and the total node count (several threads).
     fn periodic_limit_reached(&self) -> bool {
+        if let Some(view) = &self.cluster
+            && let Some(tt) = view.poll_into
+        {
+            let remote = view.cluster.poll(tt, self.local_nodes());
+            if view.remote_nodes.load(Ordering::Relaxed) != remote {
+                view.remote_nodes.store(remote, Ordering::Relaxed);
+            }
+        }
         if let Some(clock) = &self.clock {
             if self.signals.take_ponderhit() {
                 let mut restarted = clock.get();
@@ -223,8 +257,14 @@ impl<'a> StopCheck<'a> {
         self.counters[self.me].store(nodes, Ordering::Relaxed);
     }
 
-    /// The nodes of all threads, as last published.
+    /// The nodes of all threads (of every rank, in a cluster), as last published.
     pub fn total_nodes(&self) -> u64 {
+        let remote = self.cluster.as_ref().map_or(0, |v| v.remote_nodes.load(Ordering::Relaxed));
+        self.local_nodes() + remote
+    }
+
+    /// The nodes of this process's threads, as last published.
+    pub fn local_nodes(&self) -> u64 {
         self.counters.iter().map(|c| c.load(Ordering::Relaxed)).sum()
     }
 }

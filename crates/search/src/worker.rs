@@ -67,6 +67,17 @@ pub(crate) struct SearchContext<'a> {
     pub tb: &'a crate::tablebase::Tablebase,
     /// The main thread's `info currmove` reports (`None` for the helpers).
     pub current_move: Option<crate::report::CurrentMoveReports<'a>>,
+    /// Where deep stores go to be shared with other ranks (`None` outside a cluster).
+    pub share: Option<Share<'a>>,
+}
+
+/// A search thread's way of offering its deep stores to the other ranks of a cluster.
+pub(crate) struct Share<'a> {
+    pub cluster: &'a dyn crate::cluster::Cluster,
+    /// Stores at least this deep are offered.
+    pub depth: i32,
+    /// The offering thread.
+    pub thread: usize,
 }
 
 /// A search thread's private state.

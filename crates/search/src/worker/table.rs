@@ -54,20 +54,24 @@ pub(super) struct NodeResult {
 }
 
 impl SearchContext<'_> {
-    /// Stores the result of the node at `ply` under `key`.
+    /// Stores the result of the node at `ply` under `key`. In a cluster, a store at
+    /// least the share depth deep is also offered to the other ranks.
     #[inline(always)]
     pub(super) fn store(&self, key: u64, ply: usize, result: NodeResult) {
-        self.tt.store(
-            key,
-            &Record {
-                mv: result.best_move.bits(),
-                score: to_tt_score(result.score, ply as i32),
-                eval: if result.static_eval == NO_EVAL { 0 } else { result.static_eval },
-                depth: result.depth,
-                bound: result.bound,
-                pv: result.pv,
-            },
-        );
+        let record = Record {
+            mv: result.best_move.bits(),
+            score: to_tt_score(result.score, ply as i32),
+            eval: if result.static_eval == NO_EVAL { 0 } else { result.static_eval },
+            depth: result.depth,
+            bound: result.bound,
+            pv: result.pv,
+        };
+        self.tt.store(key, &record);
+        if let Some(share) = &self.share
+            && record.depth >= share.depth
+        {
+            share.cluster.offer(share.thread, key, &record);
+        }
     }
 }
 
