@@ -222,7 +222,7 @@ declare_options! {
     /// `info ... wdl W D L` on every line with a score (off: some GUIs break on it).
     show_wdl: bool = "UCI_ShowWDL", Kind::Check { default: false };
     /// For testing: search techniques turned off, e.g. `-nmp,-lmr` (see search::Features).
-    search_features: search::Features = "SearchFeatures", Kind::Text { default: "all" };
+    search_features: search::Features = "SearchFeatures", Kind::Text { default: "default" };
     /// For testing Lazy SMP: how the reported move is chosen among the threads.
     smp_best_move: search::BestMoveChoice = "SMPBestMove",
         Kind::Combo { default: "Vote", vars: &["Vote", "Deepest", "Main"] };

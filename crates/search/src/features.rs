@@ -1,11 +1,14 @@
 //! Switches for the search techniques, so each can be measured on versus off
-//! (self-play SPRT, tactical suites). All are on by default; the UCI option
-//! `SearchFeatures` takes a list like `-nmp,-lmr` to turn some off.
+//! (self-play SPRT, tactical suites). Each is declared `on` or `off` by
+//! default (off: measured and not kept, see docs/search.md); the UCI option
+//! `SearchFeatures` takes a list like `-nmp,+probcut` to change some.
 
-/// Declares every switch once — field, UCI name, doc — and derives from that one
-/// list the struct, its all-on default, [`Features::NAMES`] and the name lookup.
+/// Declares every switch once — field, UCI name, default, doc — and derives from
+/// that one list the struct, its default, [`Features::NAMES`] and the name lookup.
 macro_rules! features {
-    ($($(#[doc = $doc:literal])+ $field:ident = $name:literal,)+) => {
+    (@default on) => { true };
+    (@default off) => { false };
+    ($($(#[doc = $doc:literal])+ $field:ident = $name:literal $default:ident,)+) => {
         /// Which search techniques are enabled.
         #[derive(Debug, Clone, Copy, PartialEq, Eq)]
         pub struct Features {
@@ -14,11 +17,14 @@ macro_rules! features {
 
         impl Default for Features {
             fn default() -> Self {
-                Features { $($field: true,)+ }
+                Features { $($field: features!(@default $default),)+ }
             }
         }
 
         impl Features {
+            /// Every switch on, the techniques that were not kept included.
+            pub const ALL: Features = Features { $($field: true,)+ };
+
             /// The names accepted by [`Features::parse`].
             pub const NAMES: &'static [&'static str] = &[$($name),+];
 
@@ -34,52 +40,58 @@ macro_rules! features {
 
 features! {
     /// Reverse futility pruning.
-    rfp = "rfp",
+    rfp = "rfp" on,
     /// Null move pruning.
-    nmp = "nmp",
+    nmp = "nmp" on,
     /// Late move reductions.
-    lmr = "lmr",
+    lmr = "lmr" on,
     /// Late move pruning.
-    lmp = "lmp",
+    lmp = "lmp" on,
     /// Futility pruning of quiet moves.
-    futility = "futility",
+    futility = "futility" on,
     /// SEE pruning in the main search.
-    see = "see",
+    see = "see" on,
     /// Internal iterative reduction.
-    iir = "iir",
+    iir = "iir" on,
     /// Check extension.
-    check_extension = "checkext",
+    check_extension = "checkext" on,
     /// Aspiration windows.
-    aspiration = "aspiration",
+    aspiration = "aspiration" on,
     /// Lazy SMP: odd-numbered helper threads skip some depths (diversification).
-    helper_skip = "helperskip",
+    helper_skip = "helperskip" on,
     /// Singular extensions, with multi-cut, double and negative extensions.
-    singular = "singular",
+    singular = "singular" on,
     /// Correction history: the static eval corrected by what searches found.
-    correction = "corrhist",
+    correction = "corrhist" on,
     /// Capture history in move ordering and capture pruning.
-    capture_history = "capthist",
+    capture_history = "capthist" on,
     /// Pruning of quiet moves with bad history at low depth.
-    history_pruning = "histprune",
+    history_pruning = "histprune" on,
     /// ProbCut: a capture that beats beta by a margin in a shallow search cuts.
-    probcut = "probcut",
+    /// Off: −36.6 Elo after 200 games at 25K nodes (docs/search.md).
+    probcut = "probcut" off,
     /// Razoring: far below alpha at low depth, trust quiescence.
-    razoring = "razor",
+    razoring = "razor" on,
     /// Futility pruning of captures in quiescence, and the table's bound refining stand pat.
-    qs_futility = "qsfutility",
+    qs_futility = "qsfutility" on,
     /// "Improving" in every margin (futility, razoring, ProbCut) and looking past
     /// a ply in check.
-    improving = "improving",
+    improving = "improving" on,
     /// Time management by the best move's share of nodes and by fail lows.
-    time_nodes = "tmnodes",
+    time_nodes = "tmnodes" on,
 }
 
 impl Features {
     /// Parses a comma-separated list of `-name` (off) and `+name` (on) items,
-    /// starting from all on; an empty string or `all` means all on.
+    /// starting from the defaults (an empty string or `default`); `all` turns
+    /// every switch on.
     pub fn parse(text: &str) -> Result<Features, String> {
         let mut f = Features::default();
-        for item in text.split(',').map(str::trim).filter(|s| !s.is_empty() && *s != "all") {
+        for item in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            if item == "all" || item == "default" {
+                f = if item == "all" { Features::ALL } else { Features::default() };
+                continue;
+            }
             let (on, name) = match item.as_bytes()[0] {
                 b'-' => (false, &item[1..]),
                 b'+' => (true, &item[1..]),
@@ -101,7 +113,9 @@ mod tests {
     #[test]
     fn parse_lists() {
         assert_eq!(Features::parse("").unwrap(), Features::default());
-        assert_eq!(Features::parse("all").unwrap(), Features::default());
+        assert_eq!(Features::parse("all").unwrap(), Features::ALL);
+        assert_eq!(Features::parse("all,default").unwrap(), Features::default());
+        assert!(!Features::default().probcut && Features::parse("+probcut").unwrap().probcut);
         let f = Features::parse("-nmp, -lmr").unwrap();
         assert!(!f.nmp && !f.lmr && f.rfp);
         assert_eq!(Features::parse("-nmp,+nmp").unwrap(), Features::default());
@@ -112,13 +126,13 @@ mod tests {
     fn every_name_turns_off_its_own_switch_and_no_other() {
         let mut seen = Vec::new();
         for name in Features::NAMES {
-            let off = Features::parse(&format!("-{name}")).unwrap();
-            assert_ne!(off, Features::default(), "{name} turns nothing off");
+            let off = Features::parse(&format!("all,-{name}")).unwrap();
+            assert_ne!(off, Features::ALL, "{name} turns nothing off");
             assert!(!seen.contains(&off), "{name} turns off the same switch as another name");
-            // Turning it back on restores the default: exactly one switch was touched.
+            // Turning it back on restores all on: exactly one switch was touched.
             let mut on = off;
             *on.flag(name).unwrap() = true;
-            assert_eq!(on, Features::default(), "{name}");
+            assert_eq!(on, Features::ALL, "{name}");
             seen.push(off);
         }
         assert!(!Features::parse("-checkext").unwrap().check_extension);
