@@ -11,8 +11,16 @@
 # built from, default HEAD, which must then have no uncommitted changes),
 # GAMES per shard (6000), NODES soft limit per move (5000), THREADS (2).
 # Run it at low priority: `nice -n 19 scripts/datagen_shards.sh 1 1000 &`.
+# `nice` alone is not enough where the kernel groups processes by session
+# (sched_autogroup): a datagen started with `setsid` or from another terminal
+# then takes a full share of the CPU from a match, whatever its nice value. So
+# when it leads its own session (started with `setsid`, as docs/datagen.md
+# does) it also lowers that session's group, where the kernel lets it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ "$(ps -o sid= -p $$ | tr -d ' ')" = "$$" ] && [ -w /proc/self/autogroup ]; then
+    echo 19 >/proc/self/autogroup 2>/dev/null || true
+fi
 gen=${1:?generation}
 first_seed=${2:?first seed}
 shards=${3:-1000000}
