@@ -7,12 +7,9 @@
 
 mod common;
 
-use common::{SLOW, info_field, is_legal};
-use std::io::{BufRead, BufReader, Write};
+use common::{Engine, SLOW, info_field, is_legal};
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, channel};
-use std::sync::{Arc, Mutex};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 /// `mpirun`, if it is on the PATH.
@@ -31,134 +28,45 @@ fn running_as_root() -> bool {
     })
 }
 
-/// Two ranks of the engine under `mpirun`, talking to rank 0.
-struct Ranks {
-    mpirun: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-    /// What the ranks and mpirun wrote to stderr (shown when a check fails).
-    stderr: Arc<Mutex<Vec<String>>>,
-}
-
-impl Ranks {
-    /// Starts two ranks, or says why not and returns `None`.
-    fn start() -> Option<Ranks> {
-        let Some(mpirun) = mpirun() else {
-            eprintln!(
-                "SKIPPED: the cluster test needs mpirun (apt-get install openmpi-bin libopenmpi-dev)"
-            );
-            return None;
-        };
-        let version = Command::new(&mpirun).arg("--version").output().ok()?;
-        let open_mpi = String::from_utf8_lossy(&version.stdout).contains("Open MPI");
-        let mut command = Command::new(mpirun);
-        command.args(["-np", "2"]);
-        if open_mpi {
-            // Two ranks on however many cores this machine has, neither pinned to one core.
-            command.args(["--oversubscribe", "--bind-to", "none"]);
-            if running_as_root() {
-                command.arg("--allow-run-as-root");
-            }
-        }
-        let mut child = command
-            .arg(env!("CARGO_BIN_EXE_tessera"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start mpirun");
-        let stdin = child.stdin.take();
-        let stdout = child.stdout.take().expect("stdout");
-        let stderr = child.stderr.take().expect("stderr");
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let errors = Arc::new(Mutex::new(Vec::new()));
-        let sink = Arc::clone(&errors);
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                sink.lock().unwrap_or_else(|e| e.into_inner()).push(line);
-            }
-        });
-        Some(Ranks { mpirun: child, stdin, lines: rx, stderr: errors })
-    }
-
-    fn send(&mut self, line: &str) {
-        let stdin = self.stdin.as_mut().expect("input still open");
-        writeln!(stdin, "{line}").expect("write to rank 0");
-        stdin.flush().expect("flush");
-    }
-
-    fn stderr(&self) -> String {
-        self.stderr.lock().unwrap_or_else(|e| e.into_inner()).join("\n")
-    }
-
-    /// Lines until one satisfies `pred`: that line and the lines before it.
-    fn wait_for(
-        &mut self,
-        timeout: Duration,
-        pred: impl Fn(&str) -> bool,
-    ) -> (String, Vec<String>) {
-        let deadline = Instant::now() + timeout;
-        let mut before = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) if pred(&line) => return (line, before),
-                Ok(line) => before.push(line),
-                Err(_) => panic!("timed out; got {before:?}\nstderr:\n{}", self.stderr()),
-            }
-        }
-    }
-
-    /// `isready` and its `readyok`: the lines before it.
-    fn sync(&mut self) -> Vec<String> {
-        self.send("isready");
-        self.wait_for(SLOW, |l| l == "readyok").1
-    }
-
-    /// Waits for the end of the search: the move, the lines before `bestmove`, and
-    /// (after an `isready`) proof that no second `bestmove` follows.
-    fn bestmove(&mut self, timeout: Duration) -> (String, Vec<String>) {
-        let (line, before) = self.wait_for(timeout, |l| l.starts_with("bestmove"));
-        let after = self.sync();
-        assert!(
-            !after.iter().any(|l| l.starts_with("bestmove")),
-            "a second bestmove for one go: {line} then {after:?}"
+/// Starts two ranks of the engine under `mpirun` (the engine talks to rank 0,
+/// stderr kept for failure messages), or says why not and returns `None`.
+fn start_ranks() -> Option<Engine> {
+    let Some(mpirun) = mpirun() else {
+        eprintln!(
+            "SKIPPED: the cluster test needs mpirun (apt-get install openmpi-bin libopenmpi-dev)"
         );
-        let mv = line.split_whitespace().nth(1).expect("bestmove has a move").to_string();
-        (mv, before)
-    }
-
-    /// Waits for mpirun (and so every rank) to exit; whether it exited successfully in time.
-    fn exits_within(&mut self, timeout: Duration) -> bool {
-        let deadline = Instant::now() + timeout;
-        while Instant::now() < deadline {
-            if let Ok(Some(status)) = self.mpirun.try_wait() {
-                return status.success();
-            }
-            std::thread::sleep(Duration::from_millis(10));
+        return None;
+    };
+    let version = Command::new(&mpirun).arg("--version").output().ok()?;
+    let open_mpi = String::from_utf8_lossy(&version.stdout).contains("Open MPI");
+    let mut command = Command::new(mpirun);
+    command.args(["-np", "2"]);
+    if open_mpi {
+        // Two ranks on however many cores this machine has, neither pinned to one core.
+        command.args(["--oversubscribe", "--bind-to", "none"]);
+        if running_as_root() {
+            command.arg("--allow-run-as-root");
         }
-        false
     }
+    command.arg(env!("CARGO_BIN_EXE_tessera"));
+    Some(Engine::spawn_keeping_stderr(command))
 }
 
-impl Drop for Ranks {
-    fn drop(&mut self) {
-        // SIGTERM first: mpirun then ends the ranks it started (a SIGKILLed mpirun cannot).
-        if let Ok(None) = self.mpirun.try_wait() {
-            let pid = self.mpirun.id().to_string();
-            let _ = Command::new("kill").args(["-TERM", &pid]).status();
-            let _ = self.exits_within(Duration::from_secs(5));
-        }
-        let _ = self.mpirun.kill();
-        let _ = self.mpirun.wait();
-    }
+/// Waits for the end of the search: the move, the lines before `bestmove`, and
+/// (after an `isready`) proof that no second `bestmove` follows.
+fn bestmove_once(ranks: &mut Engine, timeout: Duration) -> (String, Vec<String>) {
+    let (mv, before) = ranks.bestmove(timeout);
+    let after = ranks.sync();
+    assert!(
+        !after.iter().any(|l| l.starts_with("bestmove")),
+        "a second bestmove for one go: {mv} then {after:?}"
+    );
+    (mv, before)
+}
+
+/// Whether mpirun (and so every rank) exits successfully within `timeout`.
+fn exits_within(ranks: &mut Engine, timeout: Duration) -> bool {
+    ranks.wait_exit(timeout).is_some_and(|status| status.success())
 }
 
 /// The per-rank node counts of the search's `info string cluster nodes T = a + b ...`
@@ -184,7 +92,7 @@ fn last_info_nodes(lines: &[String]) -> u64 {
 
 #[test]
 fn two_ranks_play_legal_moves_with_one_bestmove_per_go_and_count_every_ranks_nodes() {
-    let Some(mut ranks) = Ranks::start() else { return };
+    let Some(mut ranks) = start_ranks() else { return };
     let (_, startup) = ranks.wait_for(SLOW, |l| l.starts_with("info string cluster of"));
     assert!(startup.is_empty(), "rank 0 printed before naming the ranks: {startup:?}");
     ranks.send("uci");
@@ -209,7 +117,7 @@ fn two_ranks_play_legal_moves_with_one_bestmove_per_go_and_count_every_ranks_nod
         let fen = fen["Fen: ".len()..].to_string();
         ranks.sync();
         ranks.send(go);
-        let (mv, lines) = ranks.bestmove(SLOW);
+        let (mv, lines) = bestmove_once(&mut ranks, SLOW);
         assert!(is_legal(&fen, &mv), "ply {ply}: illegal bestmove {mv} in {fen} after {go}");
         let per_rank = rank_nodes(&lines);
         assert_eq!(per_rank.len(), 2, "{lines:?}");
@@ -230,12 +138,16 @@ fn two_ranks_play_legal_moves_with_one_bestmove_per_go_and_count_every_ranks_nod
         "rank 1 searched in {rank_1_searched} of {long_searches} timed searches"
     );
     ranks.send("quit");
-    assert!(ranks.exits_within(SLOW), "quit did not end every rank\nstderr:\n{}", ranks.stderr());
+    assert!(
+        exits_within(&mut ranks, SLOW),
+        "quit did not end every rank\nstderr:\n{}",
+        ranks.stderr()
+    );
 }
 
 #[test]
 fn stop_ends_every_ranks_search_within_100_ms() {
-    let Some(mut ranks) = Ranks::start() else { return };
+    let Some(mut ranks) = start_ranks() else { return };
     ranks.wait_for(SLOW, |l| l.starts_with("info string cluster of"));
     let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
     let (mut latencies, mut rank_1_searched) = (Vec::new(), 0);
@@ -261,9 +173,9 @@ fn stop_ends_every_ranks_search_within_100_ms() {
     let median = latencies[latencies.len() / 2];
     assert!(median < Duration::from_millis(100), "stop latencies {latencies:?}");
     // The end of input, without `quit`, ends every rank too.
-    ranks.stdin = None;
+    ranks.close_input();
     assert!(
-        ranks.exits_within(SLOW),
+        exits_within(&mut ranks, SLOW),
         "closing rank 0's input did not end every rank\nstderr:\n{}",
         ranks.stderr()
     );

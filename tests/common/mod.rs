@@ -5,6 +5,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// A running engine with a line reader.
@@ -13,6 +14,8 @@ pub struct Engine {
     /// `None` once closed (end of input for the engine).
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
+    /// What the process wrote to stderr, when started with [`Engine::spawn_keeping_stderr`].
+    stderr: Arc<Mutex<Vec<String>>>,
     /// Every line received so far, in order.
     pub transcript: Vec<String>,
 }
@@ -41,11 +44,21 @@ impl Engine {
     }
 
     /// Starts `command` (which runs the engine) with piped stdin and stdout.
-    pub fn spawn(mut command: Command) -> Engine {
+    pub fn spawn(command: Command) -> Engine {
+        Engine::spawn_with(command, false)
+    }
+
+    /// Like [`Engine::spawn`], also keeping the process's stderr, which
+    /// [`Engine::stderr`] returns and a timed-out wait shows.
+    pub fn spawn_keeping_stderr(command: Command) -> Engine {
+        Engine::spawn_with(command, true)
+    }
+
+    fn spawn_with(mut command: Command, keep_stderr: bool) -> Engine {
         let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(if keep_stderr { Stdio::piped() } else { Stdio::null() })
             .spawn()
             .expect("start tessera");
         let stdin = child.stdin.take().expect("stdin");
@@ -59,7 +72,21 @@ impl Engine {
                 }
             }
         });
-        Engine { child, stdin: Some(stdin), lines: rx, transcript: Vec::new() }
+        let stderr = Arc::new(Mutex::new(Vec::new()));
+        if let Some(pipe) = child.stderr.take() {
+            let sink = Arc::clone(&stderr);
+            std::thread::spawn(move || {
+                for line in BufReader::new(pipe).lines().map_while(Result::ok) {
+                    sink.lock().unwrap_or_else(|e| e.into_inner()).push(line);
+                }
+            });
+        }
+        Engine { child, stdin: Some(stdin), lines: rx, stderr, transcript: Vec::new() }
+    }
+
+    /// What the process wrote to stderr so far (empty unless kept).
+    pub fn stderr(&self) -> String {
+        self.stderr.lock().unwrap_or_else(|e| e.into_inner()).join("\n")
     }
 
     /// Sends one command line.
@@ -136,7 +163,7 @@ impl Engine {
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             let Some(line) = self.next_line(left) else {
-                panic!("timed out waiting; got {before:?}");
+                panic!("timed out waiting; got {before:?}\nstderr:\n{}", self.stderr());
             };
             if pred(&line) {
                 return (line, before);
@@ -175,6 +202,13 @@ impl Engine {
 
 impl Drop for Engine {
     fn drop(&mut self) {
+        // SIGTERM first, so that a launcher (mpirun) can end the processes it
+        // started, which a SIGKILLed one cannot; then SIGKILL whatever is left.
+        if self.is_running() {
+            let pid = self.child.id().to_string();
+            let _ = Command::new("kill").args(["-TERM", &pid]).status();
+            let _ = self.wait_exit(Duration::from_secs(5));
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
