@@ -3,7 +3,8 @@
 
     python3 scripts/epd_test.py ../shared/data/wac.epd --movetime 1000 [--engine target/release/tessera]
 
-Each position is searched for --movetime ms on one thread (fresh `ucinewgame`
+Each position is searched for --movetime ms (or --nodes N, which does not
+depend on the machine's load) on one thread (fresh `ucinewgame`
 before each); a position counts as solved when the engine's best move is one of
 the `bm` moves (and none of the `am` moves). Prints the failures and
 `solved N/M`. Needs python-chess (`pip install chess`).
@@ -28,14 +29,14 @@ def load(path):
     return cases
 
 
-def run_chunk(engine_path, cases, movetime, hash_mb, threads, options):
+def run_chunk(engine_path, cases, limit, hash_mb, threads, options):
     results = []
     engine = chess.engine.SimpleEngine.popen_uci(engine_path)
     try:
         engine.configure({"Hash": hash_mb, "Threads": threads, **options})
         for board, ops in cases:
             engine.protocol.send_line("ucinewgame")
-            result = engine.play(board, chess.engine.Limit(time=movetime / 1000.0), info=chess.engine.INFO_SCORE)
+            result = engine.play(board, limit, info=chess.engine.INFO_SCORE)
             move = result.move
             bm = ops.get("bm") or []
             am = ops.get("am") or []
@@ -52,6 +53,8 @@ def main():
     ap.add_argument("epd")
     ap.add_argument("--engine", default="target/release/tessera")
     ap.add_argument("--movetime", type=int, default=1000, help="ms per position")
+    ap.add_argument("--nodes", type=int, default=0,
+                    help="search N nodes per position instead of --movetime (repeatable, load-independent)")
     ap.add_argument("--hash", type=int, default=16)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--concurrency", type=int, default=1, help="engines run side by side")
@@ -63,9 +66,10 @@ def main():
         cases = cases[: args.limit]
     chunks = [cases[i :: args.concurrency] for i in range(args.concurrency)]
     options = dict(o.split("=", 1) for o in args.option)
+    limit = chess.engine.Limit(nodes=args.nodes) if args.nodes else chess.engine.Limit(time=args.movetime / 1000.0)
     results = []
     with cf.ThreadPoolExecutor(args.concurrency) as pool:
-        for part in pool.map(lambda c: run_chunk(args.engine, c, args.movetime, args.hash, args.threads, options), chunks):
+        for part in pool.map(lambda c: run_chunk(args.engine, c, limit, args.hash, args.threads, options), chunks):
             results.extend(part)
     failures = sorted((r for r in results if not r[1]), key=lambda r: r[0])
     for ident, _, played, expected in failures:

@@ -101,8 +101,11 @@ impl Reporter for UciReporter {
         } else {
             String::new()
         };
+        // A line without moves gets no `pv` token at all: `pv` must be followed by a move.
+        let moves = self.moves(&info.root, &info.pv);
+        let pv = if moves.is_empty() { String::new() } else { format!(" pv {moves}") };
         self.out.line(&format!(
-            "info depth {} seldepth {} multipv {} score {}{bound}{wdl} nodes {} nps {} hashfull {} tbhits {} time {} pv {}",
+            "info depth {} seldepth {} multipv {} score {}{bound}{wdl} nodes {} nps {} hashfull {} tbhits {} time {}{pv}",
             info.depth,
             info.seldepth,
             info.multipv,
@@ -112,7 +115,6 @@ impl Reporter for UciReporter {
             info.hashfull,
             info.tbhits,
             info.elapsed.as_millis(),
-            self.moves(&info.root, &info.pv)
         ));
     }
 

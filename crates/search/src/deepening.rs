@@ -129,9 +129,10 @@ fn deepen(
     let mut scores = vec![0; reports.lines];
     let mut stability = Stability::default();
     let mut previous_score = None;
+    let mut previous_pv = Vec::new();
     for depth in 1..=max_depth {
         let on_fail = |w: &Worker, multipv, score, bound| {
-            reports.aspiration_fail(w, depth, multipv, score, bound);
+            reports.aspiration_fail(w, (depth, multipv), score, bound, &previous_pv);
         };
         let Some(lines) = worker.search_lines(ctx, depth, &mut scores, on_fail) else {
             // Cut short: a root move that beat the previous best at this depth
@@ -173,6 +174,7 @@ fn deepen(
             }
         }
         previous_score = Some(best.score);
+        previous_pv.clone_from(&best.pv);
         if ctx.stop.stop_deepening(best.score, scale, worker.nodes) {
             break;
         }

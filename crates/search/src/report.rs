@@ -179,18 +179,47 @@ impl Reports<'_> {
     }
 
     /// An aspiration window failed high or low (`bound`) on line `multipv`: reported
-    /// when due (see [`FAIL_REPORT_DELAY`]).
+    /// when due (see [`FAIL_REPORT_DELAY`]), with the line of the last completed
+    /// iteration (`previous_pv`) when this search has none (see [`fail_pv`]).
     pub fn aspiration_fail(
         &self,
         worker: &Worker,
-        depth: i32,
-        multipv: usize,
+        (depth, multipv): (i32, usize),
         score: i32,
         bound: Bound,
+        previous_pv: &[Move],
     ) {
         if self.start.elapsed() > FAIL_REPORT_DELAY && self.lines == 1 {
             self.stop.publish(worker.nodes);
-            self.line(worker, depth, multipv, score, bound, worker.root_pv().to_vec());
+            let pv = fail_pv(worker.root_pv(), previous_pv);
+            self.line(worker, depth, multipv, score, bound, pv);
         }
+    }
+}
+
+/// The line reported with an aspiration fail: the move that failed high (the
+/// search's own line), or, after a fail low, where no root move raised alpha and
+/// the search has no line, the last completed iteration's — never an empty `pv`,
+/// which the protocol does not allow and some GUIs cannot parse.
+pub(crate) fn fail_pv(searched: &[Move], previous: &[Move]) -> Vec<Move> {
+    if searched.is_empty() { previous } else { searched }.to_vec()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fail_pv;
+    use board::{Board, Move};
+
+    fn moves(board: &Board, uci: &[&str]) -> Vec<Move> {
+        uci.iter().map(|m| board.parse_uci_move(m, false).expect("legal move")).collect()
+    }
+
+    #[test]
+    fn a_fail_low_reports_the_previous_line_and_a_fail_high_its_own() {
+        let board = Board::startpos();
+        let previous = moves(&board, &["e2e4"]);
+        let searched = moves(&board, &["d2d4", "g1f3"]);
+        assert_eq!(fail_pv(&[], &previous), previous, "fail low: no line of its own");
+        assert_eq!(fail_pv(&searched, &previous), searched, "fail high: the move that failed high");
     }
 }
