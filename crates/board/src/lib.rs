@@ -28,6 +28,7 @@ mod notation;
 mod perft;
 mod position;
 mod see;
+mod threats;
 mod types;
 pub mod zobrist;
 

@@ -41,6 +41,9 @@ macro_rules! features {
 features! {
     /// Reverse futility pruning.
     rfp = "rfp" on,
+    /// Threat guards for reverse futility: no cut while one of the side's pieces
+    /// is threatened or an enemy pawn stands on its sixth or seventh rank.
+    rfp_threats = "rfpthreats" on,
     /// Null move pruning.
     nmp = "nmp" on,
     /// Late move reductions.

@@ -121,11 +121,13 @@ impl Worker {
         let improving_margin = i32::from(ctx.features.improving && improving);
 
         if !pv_node && !in_check && !root && !singular_search {
-            // Step 5. Reverse futility pruning: far above beta at low depth, assume the cut.
+            // Step 5. Reverse futility pruning: far above beta at low depth, assume the cut
+            // unless a piece hangs or an enemy pawn is near promotion (threat guards).
             if ctx.features.rfp
                 && depth <= RFP_MAX_DEPTH
                 && !is_decisive(eval)
                 && eval - RFP_MARGIN * (depth - improving as i32) >= beta
+                && !(ctx.features.rfp_threats && threat_pending(self.board()))
             {
                 return (eval + beta) / 2;
             }
@@ -643,4 +645,33 @@ enum Singular {
     Extend(i32),
     /// Another move beats beta too: the node fails high with this score.
     MultiCut(i32),
+}
+
+/// Whether the side to move faces a threat its static evaluation may not see:
+/// one of its pieces is threatened (`Board::threatened`) or an enemy pawn is one
+/// or two steps from promoting. Reverse futility does not cut such a node.
+fn threat_pending(board: &board::Board) -> bool {
+    let us = board.side_to_move();
+    !board.threatened(us).is_empty() || !board.advanced_enemy_pawns(us).is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::threat_pending;
+    use board::Board;
+
+    fn pending(fen: &str) -> bool {
+        threat_pending(&Board::from_fen(fen).expect("test FEN"))
+    }
+
+    #[test]
+    fn threats_are_those_of_the_side_to_move() {
+        // The white knight on d5 is attacked by the c6 pawn.
+        assert!(pending("4k3/8/2p5/3N4/4P3/8/8/4K3 w - - 0 1"));
+        assert!(!pending("4k3/8/2p5/3N4/4P3/8/8/4K3 b - - 0 1"));
+        // A black pawn on b2 threatens to promote, whoever has pieces.
+        assert!(pending("4k3/8/8/8/8/8/1p6/4K3 w - - 0 1"));
+        assert!(!pending("4k3/8/8/8/8/8/1p6/4K3 b - - 0 1"));
+        assert!(!pending("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"));
+    }
 }
