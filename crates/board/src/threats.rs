@@ -8,12 +8,18 @@ use crate::attacks::{bishop_attacks, king_attacks, knight_attacks, queen_attacks
 use crate::{Bitboard, Board, Color, Piece, Rank};
 
 impl Board {
+    /// The squares `color`'s pawns attack.
+    #[inline(always)]
+    pub fn pawn_attack_map(&self, color: Color) -> Bitboard {
+        let pawns = self.colored_pieces(color, Piece::Pawn).forward(color);
+        pawns.east() | pawns.west()
+    }
+
     /// The squares `color`'s pieces attack (every piece, the king included),
     /// with the current occupancy.
     pub fn attacked_by(&self, color: Color) -> Bitboard {
         let occ = self.occupied();
-        let pawns = self.colored_pieces(color, Piece::Pawn).forward(color);
-        let mut attacked = pawns.east() | pawns.west();
+        let mut attacked = self.pawn_attack_map(color);
         for sq in self.colored_pieces(color, Piece::Knight) {
             attacked |= knight_attacks(sq);
         }
@@ -41,8 +47,7 @@ impl Board {
             return Bitboard::EMPTY;
         }
 
-        let their_pawns = self.colored_pieces(them, Piece::Pawn).forward(them);
-        let by_pawns = their_pawns.east() | their_pawns.west();
+        let by_pawns = self.pawn_attack_map(them);
         let mut by_minors = Bitboard::EMPTY;
         for sq in self.colored_pieces(them, Piece::Knight) {
             by_minors |= knight_attacks(sq);

@@ -34,12 +34,6 @@ fn piece_attacks(piece: Piece, color: Color, sq: Square, occ: Bitboard) -> Bitbo
     }
 }
 
-#[inline(always)]
-fn pawn_attack_map(board: &Board, color: Color) -> Bitboard {
-    let pawns = board.colored_pieces(color, Piece::Pawn).forward(color);
-    pawns.east() | pawns.west()
-}
-
 /// The evaluation from White's point of view as an unblended pair, with every
 /// feature recorded into `trace`. `pawns` is the pawn structure (cached or not).
 pub fn evaluate_pair<T: Trace>(board: &Board, w: &[S], pawns: &PawnInfo, trace: &mut T) -> S {
@@ -49,7 +43,7 @@ pub fn evaluate_pair<T: Trace>(board: &Board, w: &[S], pawns: &PawnInfo, trace: 
         pawn_structure(board, w, trace);
     }
     let occ = board.occupied();
-    let pawn_maps = [pawn_attack_map(board, Color::White), pawn_attack_map(board, Color::Black)];
+    let pawn_maps = [board.pawn_attack_map(Color::White), board.pawn_attack_map(Color::Black)];
     let mut attacks = [Attacks::default(); 2];
     for color in Color::ALL {
         let sign = if color == Color::White { 1 } else { -1 };
