@@ -22,7 +22,8 @@ use trainer::train::{Config, train};
 const USAGE: &str = "\
 usage: tessera-train train [--out DIR] [--hidden H] [--factoriser true|false] [--epochs E] [--batch B] [--lr LR]
                            [--final-lr F] [--wd W] [--lambda L] [--threads T] [--seed S]
-                           [--validation-every N] [--min-ply P] [--max-score S] [--init FILE] DATA...
+                           [--validation-every N] [--min-ply P] [--max-score S] [--init FILE]
+                           [--mirror true|false] DATA...
        tessera-train stats [--min-ply P] [--max-score S] DATA...
        tessera-train convert --out FILE.bin TEXT...
        tessera-train text --out FILE [--tuner true] DATA...";
@@ -117,6 +118,7 @@ fn run_train(args: &[String]) -> Result<(), String> {
         "min-ply",
         "max-score",
         "init",
+        "mirror",
     ];
     let (flags, paths) = parse(args, &known)?;
     let d = Config::default();
@@ -138,6 +140,7 @@ fn run_train(args: &[String]) -> Result<(), String> {
     };
     let out = PathBuf::from(get(&flags, "out", "nets-out".to_string())?);
     let validation_every = get(&flags, "validation-every", 50u64)?;
+    let mirror = get(&flags, "mirror", false)?;
     let filter = filter_from(&flags)?;
     let layout = Layout { hidden: config.hidden, factorised: config.factorised };
     let init = match flags.get("init") {
@@ -154,6 +157,11 @@ fn run_train(args: &[String]) -> Result<(), String> {
     let mut loaded = data::load(&files, &filter, validation_every, config.threads)?;
     eprintln!("loaded {} files in {:.0} s", files.len(), start.elapsed().as_secs_f64());
     print_stats(&loaded.stats);
+    if mirror {
+        let mirrored: Vec<_> = loaded.train.iter().map(|s| s.mirrored()).collect();
+        loaded.train.extend(mirrored);
+        eprintln!("--mirror: each training sample also mirrored a<->h");
+    }
     eprintln!(
         "training on {} samples, validating on {} (every {validation_every}th game); {config:?}",
         loaded.train.len(),

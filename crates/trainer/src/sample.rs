@@ -113,6 +113,33 @@ impl Sample {
         }
     }
 
+    /// The same position with the files mirrored (a↔h, b↔g, …), with the same
+    /// labels. Chess is symmetric under that mirror except for castling rights,
+    /// which the network does not see, so a mirrored sample is as true as the
+    /// original: the trainer's `--mirror` doubles the data with them.
+    pub fn mirrored(&self) -> Sample {
+        let mut nibbles = [None; 64];
+        let mut bits = self.occupancy;
+        let mut n = 0;
+        while bits != 0 && n < 32 {
+            let sq = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            nibbles[sq ^ 7] = Some(self.pieces[n / 2] >> (4 * (n % 2)) & 15);
+            n += 1;
+        }
+        let mut occupancy = 0u64;
+        let mut pieces = [0u8; 16];
+        let mut n = 0;
+        for (sq, nibble) in nibbles.iter().enumerate() {
+            if let Some(nibble) = nibble {
+                occupancy |= 1 << sq;
+                pieces[n / 2] |= nibble << (4 * (n % 2));
+                n += 1;
+            }
+        }
+        Sample { occupancy, pieces, ..*self }
+    }
+
     /// The training target: `λ · result + (1 − λ) · sigmoid(score / scale)`.
     #[inline]
     pub fn target(&self, lambda: f32, scale: f32) -> f32 {
@@ -153,6 +180,14 @@ mod tests {
             sample.board().to_fen(false),
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b - - 0 1"
         );
+        // Mirrored: the files swap, the labels and side to move stay.
+        let m = sample.mirrored();
+        assert_eq!(
+            m.board().to_fen(false),
+            "r2k3r/1bpqpp1p/1pnp2nb/3NP3/3P2p1/p1Q2N2/PPPBBPPP/R2K3R b - - 0 1"
+        );
+        assert_eq!((m.score, m.result, m.side_to_move()), (-35, 2, Color::Black));
+        assert_eq!(m.mirrored(), sample);
         // A win with score 0 and λ = 0.5: halfway between 1 and 0.5.
         let s = Sample::new(&board, 0, 2);
         assert!((s.target(0.5, 400.0) - 0.75).abs() < 1e-6);
