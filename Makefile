@@ -6,7 +6,7 @@
 #
 # OpenBench builds Rust engines with exactly this cargo command. EVALFILE is
 # passed to the build as the environment variable TESSERA_EVALFILE (an absolute
-# path): the network's build script reads it; until there is one it is unused.
+# path): crates/eval/build.rs embeds that network instead of the default one.
 
 EXE ?= tessera
 

@@ -11,7 +11,6 @@
 mod bench;
 #[cfg(feature = "cluster")]
 mod cluster_main;
-mod tune;
 
 use std::process::ExitCode;
 use tessera::{datagen, perft_cmd, uci};
@@ -29,7 +28,6 @@ fn main() -> ExitCode {
         Some("perft") => perft_cmd::run_cli(&args[1..]),
         Some("bench") => bench::run(&args[1..]),
         Some("datagen") => datagen::run(&args[1..]),
-        Some("tune") => tune::run(&args[1..]),
         Some("help" | "--help" | "-h") => {
             println!("usage: tessera                              start the UCI loop");
             println!("       tessera bench [depth] [threads] [mb]  search the bench positions");
@@ -42,11 +40,7 @@ fn main() -> ExitCode {
                 "       tessera datagen --out FILE [--games N] [--nodes K] [--seed S] [--threads T]"
             );
             println!(
-                "                       [--openings PATH] [--random-plies R]   self-play tuning data"
-            );
-            println!("       tessera tune --data FILE [--epochs E] [--out PATH] [--k K] [--lr LR]");
-            println!(
-                "                    [--report N] [--threads T] [--validation F]  Texel-tune the eval"
+                "                       [--openings PATH] [--random-plies R]   self-play training data"
             );
             ExitCode::SUCCESS
         }

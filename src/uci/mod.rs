@@ -47,7 +47,7 @@ struct Engine {
     position: Position,
     settings: Settings,
     perft: Option<PerftJob>,
-    /// The network `EvalFile` names (the search uses it when `UseNNUE` is on).
+    /// The evaluation network `EvalFile` names.
     network: Arc<eval::nnue::Network>,
 }
 
@@ -214,12 +214,10 @@ impl Engine {
                 }
             }
             Command::Eval => {
-                let board = self.position.board();
-                let score = eval::evaluate(board, &mut eval::PawnCache::new(1));
+                let score = eval::evaluate(&self.network, self.position.board());
                 self.out.line(&format!(
-                    "info string static eval {score} cp (side to move), phase {}/{}",
-                    eval::phase(board),
-                    eval::MAX_PHASE
+                    "info string static eval {score} cp (side to move), network {}",
+                    self.settings.eval_file
                 ));
             }
             Command::Quit => return false,
@@ -268,8 +266,8 @@ impl Engine {
                 }
             }
         }
-        if new.use_nnue != old.use_nnue || new.eval_file != old.eval_file {
-            self.pool.set_network(new.use_nnue.then(|| Arc::clone(&self.network)));
+        if new.eval_file != old.eval_file {
+            self.pool.set_network(Arc::clone(&self.network));
         }
         if new.syzygy_path != old.syzygy_path
             && !tablebases::load(&self.pool, &self.out, &new.syzygy_path, &old.syzygy_path)

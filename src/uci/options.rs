@@ -205,9 +205,6 @@ declare_options! {
     ponder: bool = "Ponder", Kind::Check { default: false };
     /// Chess960 castling notation.
     chess960: bool = "UCI_Chess960", Kind::Check { default: false };
-    /// Evaluate with the network (off: the hand-written evaluation, while the
-    /// network is being proven).
-    use_nnue: bool = "UseNNUE", Kind::Check { default: false };
     /// The network file to evaluate with (`<embedded>`: the one built in).
     eval_file: String = "EvalFile", Kind::Text { default: "<embedded>" };
     /// Syzygy tablebase folders, separated by `:` or `;` (`<empty>`: none;
@@ -402,7 +399,7 @@ mod tests {
     /// What each option must change: a value other than its default, and a test
     /// that the value reached the option's own setting.
     type Expectation = (&'static str, Option<&'static str>, fn(&Settings) -> bool);
-    const EXPECTED: [Expectation; 16] = [
+    const EXPECTED: [Expectation; 15] = [
         ("Hash", Some("77"), |s| s.hash_mb == 77),
         ("Threads", Some("3"), |s| s.threads == 3),
         ("Clear Hash", None, |s| s.clear_hash == Presses(1)),
@@ -410,7 +407,6 @@ mod tests {
         ("Move Overhead", Some("123"), |s| s.move_overhead_ms == 123),
         ("Ponder", Some("true"), |s| s.ponder),
         ("UCI_Chess960", Some("true"), |s| s.chess960),
-        ("UseNNUE", Some("true"), |s| s.use_nnue),
         ("EvalFile", Some("/nets/x.nnue"), |s| s.eval_file == "/nets/x.nnue"),
         ("SyzygyPath", Some("/tb/345;/tb/6"), |s| s.syzygy_path == "/tb/345;/tb/6"),
         ("SyzygyProbeDepth", Some("8"), |s| s.syzygy_probe_depth == 8),

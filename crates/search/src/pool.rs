@@ -155,8 +155,8 @@ pub(crate) struct Shared {
     idle: Condvar,
     pub reporter: Arc<dyn Reporter>,
     pub choice: Mutex<BestMoveChoice>,
-    /// The evaluation network of the next searches (`None`: the hand-written evaluation).
-    pub network: Mutex<Option<Arc<eval::nnue::Network>>>,
+    /// The evaluation network of the next searches.
+    pub network: Mutex<Arc<eval::nnue::Network>>,
     /// The Syzygy tables and this search's root ranking: written while the
     /// pool is idle, read-locked by each thread for a whole search.
     pub tablebase: RwLock<Tablebase>,
@@ -222,7 +222,7 @@ impl ThreadPool {
             idle: Condvar::new(),
             reporter,
             choice: Mutex::new(BestMoveChoice::default()),
-            network: Mutex::new(None),
+            network: Mutex::new(eval::nnue::embedded()),
             tablebase: RwLock::new(Tablebase::default()),
             last_outcome: Mutex::new(None),
             cluster: Mutex::new(Arc::new(Alone)),
@@ -359,9 +359,9 @@ impl ThreadPool {
         *self.shared.cluster.lock() = cluster;
     }
 
-    /// Chooses the evaluation of the next searches: a network, or `None` for the
-    /// hand-written evaluation (the default while the network is being proven).
-    pub fn set_network(&self, network: Option<Arc<eval::nnue::Network>>) {
+    /// Chooses the evaluation network of the next searches (a pool starts with
+    /// the embedded one).
+    pub fn set_network(&self, network: Arc<eval::nnue::Network>) {
         *self.shared.network.lock() = network;
     }
 

@@ -23,7 +23,6 @@ use crate::history::{Histories, PieceTo};
 use crate::params::MAX_SEARCH_PLY;
 use crate::stop::StopCheck;
 use board::{Board, Color, Move, Piece, Position};
-use eval::PawnCache;
 use eval::nnue::{Accumulator, Network};
 use std::sync::Arc;
 use tt::{DECISIVE_BOUND, MATE, Record, TranspositionTable};
@@ -85,9 +84,8 @@ pub struct Worker {
     /// Changed only through `make_move`, `make_null` and `unmake_move` (and `prepare`).
     position: Position,
     histories: Box<Histories>,
-    pawn_cache: PawnCache,
-    /// The evaluation network (`None`: the hand-written evaluation).
-    network: Option<Arc<Network>>,
+    /// The evaluation network.
+    network: Arc<Network>,
     /// The network's accumulators along the current line: `[0]` is the root's,
     /// `[accumulators_len - 1]` the current position's.
     accumulators: Box<[Accumulator]>,
@@ -141,8 +139,7 @@ impl Worker {
         Worker {
             position: Position::new(Board::startpos()),
             histories: Box::default(),
-            pawn_cache: PawnCache::default(),
-            network: None,
+            network: eval::nnue::embedded(),
             accumulators: vec![
                 Accumulator { values: [[0; eval::nnue::HIDDEN]; 2] };
                 MAX_SEARCH_PLY + 8
@@ -168,22 +165,14 @@ impl Worker {
     /// Forgets learned move ordering (for `ucinewgame`).
     pub fn clear(&mut self) {
         self.histories.clear();
-        self.pawn_cache = PawnCache::default();
     }
 
     /// Prepares a new search from `position`, restricted to `search_moves` if not
-    /// empty, evaluating with `network` (or the hand-written evaluation).
-    pub fn prepare(
-        &mut self,
-        position: &Position,
-        search_moves: &[Move],
-        network: Option<Arc<Network>>,
-    ) {
+    /// empty, evaluating with `network`.
+    pub fn prepare(&mut self, position: &Position, search_moves: &[Move], network: Arc<Network>) {
         self.position = position.clone();
         self.network = network;
-        if let Some(net) = &self.network {
-            self.accumulators[0] = Accumulator::new(net, position.board());
-        }
+        self.accumulators[0] = Accumulator::new(&self.network, position.board());
         self.accumulators_len = 1;
         self.nodes = 0;
         self.seldepth = 0;
@@ -244,46 +233,37 @@ impl Worker {
     /// that follows the position, such as an evaluation accumulator.
     #[inline(always)]
     fn make_move(&mut self, mv: Move) {
-        if let Some(net) = &self.network {
-            let n = self.accumulators_len;
-            self.accumulators[n] = self.accumulators[n - 1].play(net, self.position.board(), mv);
-            self.accumulators_len = n + 1;
-        }
+        let n = self.accumulators_len;
+        self.accumulators[n] =
+            self.accumulators[n - 1].play(&self.network, self.position.board(), mv);
+        self.accumulators_len = n + 1;
         self.position.push(mv);
     }
 
     /// Passes the move to the opponent (null move pruning).
     #[inline(always)]
     fn make_null(&mut self) {
-        if self.network.is_some() {
-            let n = self.accumulators_len;
-            self.accumulators[n] = self.accumulators[n - 1];
-            self.accumulators_len = n + 1;
-        }
+        let n = self.accumulators_len;
+        self.accumulators[n] = self.accumulators[n - 1];
+        self.accumulators_len = n + 1;
         self.position.push_null();
     }
 
     /// Takes back the last [`Worker::make_move`] or [`Worker::make_null`].
     #[inline(always)]
     fn unmake_move(&mut self) {
-        if self.network.is_some() {
-            self.accumulators_len -= 1;
-        }
+        self.accumulators_len -= 1;
         self.position.pop();
     }
 
     /// The static evaluation of the current position, from the side to move's
     /// point of view: the search's only call of the evaluation.
     fn evaluate(&mut self) -> i32 {
-        let board = self.position.board();
-        match &self.network {
-            // Clamped like the hand-written evaluation: a static eval never reaches
-            // the tablebase and mate score ranges.
-            Some(net) => net
-                .evaluate(&self.accumulators[self.accumulators_len - 1], board.side_to_move())
-                .clamp(-eval::MAX_EVAL, eval::MAX_EVAL),
-            None => eval::evaluate(board, &mut self.pawn_cache),
-        }
+        let side = self.position.board().side_to_move();
+        // Clamped: a static eval never reaches the tablebase and mate score ranges.
+        self.network
+            .evaluate(&self.accumulators[self.accumulators_len - 1], side)
+            .clamp(-eval::MAX_EVAL, eval::MAX_EVAL)
     }
 
     /// The static evaluation of a node not in check: the one the table stored with

@@ -25,7 +25,6 @@ fn the_search_keeps_the_accumulators_exact() {
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
         let pool = ThreadPool::new(2, 16, Arc::new(Silent));
-        pool.set_network(Some(eval::nnue::embedded()));
         let mut nodes = 0;
         for fen in POSITIONS {
             let board = Board::from_fen(fen).expect("valid FEN");

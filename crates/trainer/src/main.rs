@@ -4,7 +4,7 @@
 //! tessera-train train [options] DATA...    train a net (see docs/nnue.md)
 //! tessera-train stats [--min-ply N] [--max-score S] DATA...
 //! tessera-train convert --out FILE.bin TEXT...   text games -> binary games
-//! tessera-train text --out FILE [--tuner] DATA...  binary games -> text lines
+//! tessera-train text --out FILE DATA...  binary games -> text lines
 //! ```
 //!
 //! DATA are files or folders of `.bin`, `.bin.xz`, `.txt` or `.txt.xz` games.
@@ -26,7 +26,7 @@ usage: tessera-train train [--out DIR] [--hidden H] [--factoriser true|false] [-
                            [--mirror true|false] DATA...
        tessera-train stats [--min-ply P] [--max-score S] DATA...
        tessera-train convert --out FILE.bin TEXT...
-       tessera-train text --out FILE [--tuner true] DATA...";
+       tessera-train text --out FILE DATA...";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -140,7 +140,7 @@ fn run_train(args: &[String]) -> Result<(), String> {
     };
     let out = PathBuf::from(get(&flags, "out", "nets-out".to_string())?);
     let validation_every = get(&flags, "validation-every", 50u64)?;
-    let mirror = get(&flags, "mirror", false)?;
+    let mirror = get(&flags, "mirror", true)?;
     let filter = filter_from(&flags)?;
     let layout = Layout { hidden: config.hidden, factorised: config.factorised };
     let init = match flags.get("init") {
@@ -304,9 +304,8 @@ fn run_convert(args: &[String]) -> Result<(), String> {
 }
 
 fn run_text(args: &[String]) -> Result<(), String> {
-    let (flags, paths) = parse(args, &["out", "tuner"])?;
+    let (flags, paths) = parse(args, &["out"])?;
     let out = flags.get("out").ok_or("--out FILE is required")?;
-    let tuner = get(&flags, "tuner", false)?;
     let file = std::fs::File::create(out).map_err(|e| format!("{out}: {e}"))?;
     let mut writer = BufWriter::new(file);
     let mut error = None;
@@ -315,12 +314,8 @@ fn run_text(args: &[String]) -> Result<(), String> {
             let result = ["0.0", "0.5", "1.0"][game.result as usize];
             for (_, board, ply) in game.positions() {
                 let fen = board.to_fen(board.has_chess960_castling());
-                let line = if tuner {
-                    format!("{fen} | {result}")
-                } else {
-                    let mv = board.move_to_uci(ply.mv, board.has_chess960_castling());
-                    format!("{fen} | {} | {result} | {mv}", ply.white_score)
-                };
+                let mv = board.move_to_uci(ply.mv, board.has_chess960_castling());
+                let line = format!("{fen} | {} | {result} | {mv}", ply.white_score);
                 if let Err(e) = writeln!(writer, "{line}") {
                     error.get_or_insert(e);
                 }
