@@ -426,7 +426,7 @@ fn spawn(shared: &Arc<Shared>, threads: usize) -> Result<Vec<SearchThread>, Pool
         let spawned = if room_for_a_thread() {
             std::thread::Builder::new().name(format!("search-{id}")).stack_size(STACK_BYTES).spawn(
                 move || {
-                    let worker = Worker::new();
+                    let worker = Worker::new(Arc::clone(&thread_shared.network.lock()));
                     let _ = ready.send(());
                     thread_main(&thread_shared, &flag, worker, id, epoch);
                 },

@@ -129,17 +129,18 @@ pub(crate) struct PartialRoot {
 
 impl Default for Worker {
     fn default() -> Self {
-        Worker::new()
+        Worker::new(eval::nnue::embedded())
     }
 }
 
 impl Worker {
-    /// A fresh worker at the start position.
-    pub fn new() -> Worker {
+    /// A fresh worker at the start position, evaluating with `network` (shared,
+    /// not copied: every thread of a pool holds the pool's one network).
+    pub fn new(network: Arc<Network>) -> Worker {
         Worker {
             position: Position::new(Board::startpos()),
             histories: Box::default(),
-            network: eval::nnue::embedded(),
+            network,
             accumulators: vec![
                 Accumulator { values: [[0; eval::nnue::HIDDEN]; 2] };
                 MAX_SEARCH_PLY + 8
