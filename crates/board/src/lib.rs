@@ -20,6 +20,7 @@ mod attacks;
 mod bitboard;
 mod board;
 mod castling;
+mod check;
 mod chess_move;
 mod fen;
 mod make;
@@ -39,6 +40,7 @@ pub use attacks::{
 pub use bitboard::Bitboard;
 pub use board::{Board, GameStatus};
 pub use castling::{CastlingRights, CastlingSide};
+pub use check::CheckSquares;
 pub use chess_move::{MAX_MOVES, Move, MoveKind, MoveList};
 pub use fen::{FenError, MAX_HALFMOVE_CLOCK, STARTPOS_FEN};
 pub use make::IllegalMove;

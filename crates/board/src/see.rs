@@ -1,4 +1,4 @@
-//! Static exchange evaluation and check detection for move ordering and pruning.
+//! Static exchange evaluation, for move ordering and pruning.
 
 use crate::attacks::*;
 use crate::{Bitboard, Board, Move, MoveKind, Piece, Square};
@@ -73,54 +73,6 @@ impl Board {
             }
         }
         result
-    }
-
-    /// Whether `mv` (legal here) gives check, direct or discovered.
-    pub fn gives_check(&self, mv: Move) -> bool {
-        let us = self.side_to_move();
-        let their_king = self.king(!us);
-        let from = mv.from();
-        let to = mv.to();
-        let ours = self.colors(us);
-        let (piece, landing, occ) = match mv.kind() {
-            MoveKind::Castling => {
-                let side = if to.file() > from.file() {
-                    crate::CastlingSide::Short
-                } else {
-                    crate::CastlingSide::Long
-                };
-                let king_to = Square::new(side.king_to(), from.rank());
-                let rook_to = Square::new(side.rook_to(), from.rank());
-                let occ = (self.occupied() ^ from.bitboard() ^ to.bitboard())
-                    | king_to.bitboard()
-                    | rook_to.bitboard();
-                return rook_attacks(rook_to, occ).has(their_king);
-            }
-            MoveKind::EnPassant => {
-                let captured = Square::new(to.file(), from.rank()).bitboard();
-                (Piece::Pawn, to, (self.occupied() ^ from.bitboard() ^ captured) | to.bitboard())
-            }
-            _ => {
-                let piece = mv.promotion().or_else(|| self.piece_on(from)).unwrap_or(Piece::Pawn);
-                (piece, to, (self.occupied() ^ from.bitboard()) | to.bitboard())
-            }
-        };
-        let direct = match piece {
-            Piece::Pawn => pawn_attacks(us, landing),
-            Piece::Knight => knight_attacks(landing),
-            Piece::Bishop => bishop_attacks(landing, occ),
-            Piece::Rook => rook_attacks(landing, occ),
-            Piece::Queen => queen_attacks(landing, occ),
-            Piece::King => Bitboard::EMPTY,
-        };
-        if direct.has(their_king) {
-            return true;
-        }
-        let movers = ours & !from.bitboard();
-        let diagonal = (self.pieces(Piece::Bishop) | self.pieces(Piece::Queen)) & movers;
-        let straight = (self.pieces(Piece::Rook) | self.pieces(Piece::Queen)) & movers;
-        (bishop_attacks(their_king, occ) & diagonal).any()
-            || (rook_attacks(their_king, occ) & straight).any()
     }
 }
 

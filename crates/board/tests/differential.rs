@@ -3,7 +3,7 @@
 //! positions and from random (legal) piece placements. After every move the two
 //! implementations must agree on the legal move set, the FEN, check, checkmate,
 //! stalemate and insufficient material, and Tessera's own invariants must hold:
-//! incremental keys equal recomputed keys, `gives_check` equals "the opponent is
+//! incremental keys equal recomputed keys, `gives_check` (and `gives_check_with`) equals "the opponent is
 //! in check after the move", `is_legal` accepts exactly the generated moves (also
 //! for arbitrary 16-bit values), noisy + quiet = legal, and UCI text round-trips.
 //!
@@ -188,11 +188,17 @@ impl Game<'_> {
 
         // Per move: is_legal, gives_check, UCI round trip, the child's invariants.
         let legal_bits: HashSet<u16> = list.iter().map(|m| m.bits()).collect();
+        let check_squares = b.check_squares();
         for &mv in list.iter() {
             assert!(b.is_legal(mv), "{mv:?} generated but not is_legal in {fen}");
             let mut child = b;
             assert_eq!(child.try_play(mv), Ok(()));
             assert_eq!(b.gives_check(mv), child.in_check(), "gives_check({mv:?}) in {fen}");
+            assert_eq!(
+                b.gives_check_with(mv, &check_squares),
+                child.in_check(),
+                "gives_check_with({mv:?}) in {fen}"
+            );
             assert_eq!(child.key(), child.compute_key(), "after {mv:?} in {fen}");
             let text = b.move_to_uci(mv, c960);
             assert_eq!(b.parse_uci_move(&text, c960), Ok(mv), "{text} in {fen}");

@@ -11,8 +11,8 @@ pub mod nnue;
 
 use board::Board;
 
-/// The largest static evaluation, in centipawns: every evaluation is clamped to
-/// ±`MAX_EVAL`, below the tablebase and mate score ranges.
+/// The largest static evaluation, in centipawns: [`nnue::Network::evaluate`]
+/// clamps to ±`MAX_EVAL`, below the tablebase and mate score ranges.
 pub const MAX_EVAL: i32 = 20_000;
 
 /// The evaluation of `board` by `net`, in centipawns from the side to move's
@@ -20,7 +20,7 @@ pub const MAX_EVAL: i32 = 20_000;
 /// incrementally instead).
 pub fn evaluate(net: &nnue::Network, board: &Board) -> i32 {
     let acc = nnue::Accumulator::new(net, board);
-    net.evaluate(&acc, board.side_to_move()).clamp(-MAX_EVAL, MAX_EVAL)
+    net.evaluate(&acc, board.side_to_move())
 }
 
 #[cfg(test)]

@@ -207,9 +207,10 @@ impl MovePicker {
             return None;
         }
         let mut best = self.index;
-        for i in self.index + 1..n {
-            if self.scores[i] > self.scores[best] {
-                best = i;
+        let mut best_score = self.scores[best];
+        for (i, &score) in self.scores[..n].iter().enumerate().skip(self.index + 1) {
+            if score > best_score {
+                (best, best_score) = (i, score);
             }
         }
         self.moves.as_mut_slice().swap(self.index, best);

@@ -261,10 +261,8 @@ impl Worker {
     /// point of view: the search's only call of the evaluation.
     fn evaluate(&mut self) -> i32 {
         let side = self.position.board().side_to_move();
-        // Clamped: a static eval never reaches the tablebase and mate score ranges.
-        self.network
-            .evaluate(&self.accumulators[self.accumulators_len - 1], side)
-            .clamp(-eval::MAX_EVAL, eval::MAX_EVAL)
+        // Clamped by the network to ±MAX_EVAL: never a tablebase or mate score.
+        self.network.evaluate(&self.accumulators[self.accumulators_len - 1], side)
     }
 
     /// The static evaluation of a node not in check: the one the table stored with

@@ -49,6 +49,31 @@ impl Sample {
         }
     }
 
+    /// Each occupied square (index 0..64, in square order) with its nibble:
+    /// the piece index, plus 8 for Black.
+    #[inline]
+    fn nibbles(&self) -> impl Iterator<Item = (usize, u8)> + '_ {
+        let mut bits = self.occupancy;
+        (0..32).map_while(move |n| {
+            if bits == 0 {
+                return None;
+            }
+            let sq = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            Some((sq, self.pieces[n / 2] >> (4 * (n % 2)) & 15))
+        })
+    }
+
+    /// Each piece on the board: its square, colour and kind.
+    #[inline]
+    fn pieces(&self) -> impl Iterator<Item = (Square, Color, Piece)> + '_ {
+        self.nibbles().map(|(sq, nibble)| {
+            let color = if nibble & 8 != 0 { Color::Black } else { Color::White };
+            let piece = Piece::try_index(usize::from(nibble & 7)).unwrap_or(Piece::Pawn);
+            (Square::index_const(sq), color, piece)
+        })
+    }
+
     /// The side to move.
     pub fn side_to_move(&self) -> Color {
         if self.side_to_move == 0 { Color::White } else { Color::Black }
@@ -58,16 +83,9 @@ impl Sample {
     /// sample does not keep).
     pub fn board(&self) -> Board {
         let mut grid = [' '; 64];
-        let mut bits = self.occupancy;
-        let mut n = 0;
-        while bits != 0 && n < 32 {
-            let sq = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            let nibble = self.pieces[n / 2] >> (4 * (n % 2)) & 15;
-            let piece = Piece::try_index(usize::from(nibble & 7)).unwrap_or(Piece::Pawn);
+        for (sq, color, piece) in self.pieces() {
             let c = piece.to_char();
-            grid[sq] = if nibble & 8 != 0 { c } else { c.to_ascii_uppercase() };
-            n += 1;
+            grid[sq.index()] = if color == Color::Black { c } else { c.to_ascii_uppercase() };
         }
         let mut fen = String::new();
         for rank in (0..8).rev() {
@@ -100,16 +118,8 @@ impl Sample {
     #[inline]
     pub fn for_each_feature(&self, mut f: impl FnMut(usize, usize)) {
         let stm = self.side_to_move();
-        let mut bits = self.occupancy;
-        let mut n = 0;
-        while bits != 0 && n < 32 {
-            let sq = Square::index_const(bits.trailing_zeros() as usize);
-            bits &= bits - 1;
-            let nibble = self.pieces[n / 2] >> (4 * (n % 2)) & 15;
-            let color = if nibble & 8 != 0 { Color::Black } else { Color::White };
-            let piece = Piece::try_index(usize::from(nibble & 7)).unwrap_or(Piece::Pawn);
+        for (sq, color, piece) in self.pieces() {
             f(feature_index(stm, color, piece, sq), feature_index(!stm, color, piece, sq));
-            n += 1;
         }
     }
 
@@ -119,13 +129,8 @@ impl Sample {
     /// original: the trainer's `--mirror` doubles the data with them.
     pub fn mirrored(&self) -> Sample {
         let mut nibbles = [None; 64];
-        let mut bits = self.occupancy;
-        let mut n = 0;
-        while bits != 0 && n < 32 {
-            let sq = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            nibbles[sq ^ 7] = Some(self.pieces[n / 2] >> (4 * (n % 2)) & 15);
-            n += 1;
+        for (sq, nibble) in self.nibbles() {
+            nibbles[sq ^ 7] = Some(nibble);
         }
         let mut occupancy = 0u64;
         let mut pieces = [0u8; 16];

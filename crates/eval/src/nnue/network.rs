@@ -183,14 +183,16 @@ impl Network {
         Network::from_bytes(&bytes).map(Box::new).map_err(|e| format!("{}: {e}", path.display()))
     }
 
-    /// The evaluation in centipawns for `side_to_move`, from the accumulator.
+    /// The evaluation in centipawns for `side_to_move`, from the accumulator,
+    /// clamped to ±[`MAX_EVAL`](crate::MAX_EVAL) (below the tablebase and mate
+    /// score ranges).
     #[inline]
     pub fn evaluate(&self, acc: &Accumulator, side_to_move: Color) -> i32 {
         let us = &acc.values[side_to_move as usize];
         let them = &acc.values[!side_to_move as usize];
         let sum =
             screlu_dot(us, &self.output_weights[0]) + screlu_dot(them, &self.output_weights[1]);
-        (sum / QA + self.output_bias) * SCALE / (QA * QB)
+        ((sum / QA + self.output_bias) * SCALE / (QA * QB)).clamp(-crate::MAX_EVAL, crate::MAX_EVAL)
     }
 }
 

@@ -79,6 +79,7 @@ impl Worker {
         let mut best_move = Move::NULL;
         let mut moves_tried = 0;
         let mut quiet_checks = board::MoveList::new();
+        let mut check_squares = None;
         let mut next_check = 0;
         let mut picker_done = false;
         loop {
@@ -95,6 +96,7 @@ impl Worker {
                         picker_done = true;
                         if checks && !in_check {
                             self.board().quiet_moves(&mut quiet_checks);
+                            check_squares = Some(self.board().check_squares());
                         }
                         continue;
                     }
@@ -104,28 +106,34 @@ impl Worker {
                 let Some(&mv) = quiet_checks.get(next_check) else { break };
                 next_check += 1;
                 let board = self.board();
-                if mv == hash_move || !board.gives_check(mv) || !board.see_ge(mv, 0) {
+                let gives_check = check_squares
+                    .as_ref()
+                    .is_some_and(|squares| board.gives_check_with(mv, squares));
+                if mv == hash_move || !gives_check || !board.see_ge(mv, 0) {
                     continue;
                 }
                 mv
             };
-            if !in_check && !self.board().see_ge(mv, 0) {
+            // The picker hands out only captures that do not lose material (and
+            // quiet checks were tested above); the hash move it does not test.
+            if !in_check && mv == hash_move && !self.board().see_ge(mv, 0) {
                 continue;
             }
             if let Some(base) = futility_base
                 && mv.promotion().is_none()
-                && !self.board().gives_check(mv)
             {
+                let board = self.board();
                 let victim = if mv.is_en_passant() {
                     see_value(Piece::Pawn)
                 } else {
-                    self.board().piece_on(mv.to()).map_or(0, see_value)
+                    board.piece_on(mv.to()).map_or(0, see_value)
                 };
-                if base + victim <= alpha {
+                // A check is never pruned; it is asked only of a move that would be.
+                if base + victim <= alpha && !board.gives_check(mv) {
                     best_score = best_score.max(base + victim);
                     continue;
                 }
-                if base <= alpha && !self.board().see_ge(mv, 1) {
+                if base <= alpha && !board.gives_check(mv) && !board.see_ge(mv, 1) {
                     best_score = best_score.max(base);
                     continue;
                 }

@@ -218,6 +218,8 @@ impl Worker {
         let mut captures_tried: [(Move, PieceTo); 32] = [(Move::NULL, PieceTo::NONE); 32];
         let mut capture_count = 0usize;
         let original_alpha = alpha;
+        // Computed at the first move that asks whether it gives check.
+        let mut check_squares = None;
 
         loop {
             let mv = {
@@ -253,7 +255,8 @@ impl Worker {
             };
             let base_reduction = LMR[depth.min(63) as usize][moves_tried.min(63)];
 
-            let gives_check = board.gives_check(mv);
+            let gives_check = board
+                .gives_check_with(mv, check_squares.get_or_insert_with(|| board.check_squares()));
 
             // Step 9. Pruning at shallow depth, once a line that avoids mate is known.
             if !root && best_score > -DECISIVE_BOUND && board.has_non_pawn_material(us) {
