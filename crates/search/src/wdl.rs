@@ -12,16 +12,17 @@
 //!
 //! `s` is the score in centipawns for the side to move, `m` the material of
 //! both sides (pawn 1, knight 3, bishop 3, rook 5, queen 9). A mate score or a
-//! tablebase win or loss is a certain result. The coefficients come from self-play with the hand-written
-//! evaluation (commit 2e6cf28, 3.0 M positions); re-fit when the evaluation
+//! tablebase win or loss is a certain result. The coefficients come from
+//! self-play with the network gen1 (generation-2 data, shards s4000 and s4001
+//! of commit 273d5de, 2889 games, 358 K positions); re-fit when the evaluation
 //! changes its scale.
 
 use board::{Board, Color, Piece};
 
 /// Coefficients of `a(m)`: the score (cp) at which a win is as likely as not.
-const A: [f64; 4] = [155.0034, -114.4053, -287.2787, 330.9559];
+const A: [f64; 4] = [446.9499, -366.2648, -756.9978, 824.9439];
 /// Coefficients of `b(m)`: how fast the probability moves with the score (cp).
-const B: [f64; 4] = [51.8155, -10.9732, -70.6967, 133.5042];
+const B: [f64; 4] = [150.1198, -106.9366, -176.0488, 242.1342];
 
 /// The material range the model was fitted on, and its normalisation.
 const MATERIAL_MIN: i32 = 17;
