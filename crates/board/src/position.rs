@@ -25,6 +25,12 @@ impl Position {
         &self.stack[self.stack.len() - 1]
     }
 
+    /// The board before the last move, or `None` at the root.
+    #[inline(always)]
+    pub fn previous_board(&self) -> Option<&Board> {
+        self.stack.len().checked_sub(2).map(|i| &self.stack[i])
+    }
+
     /// The number of moves played since the root (including null moves).
     #[inline(always)]
     pub fn ply_count(&self) -> usize {

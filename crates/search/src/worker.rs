@@ -232,22 +232,27 @@ impl Worker {
     /// goes through here and [`Worker::unmake_move`] (and a null move through
     /// [`Worker::make_null`]): the one place to update anything incremental
     /// that follows the position, such as an evaluation accumulator.
+    ///
+    /// The child's table bucket is prefetched first, so that the memory load
+    /// overlaps the accumulator update instead of stalling the child's probe.
     #[inline(always)]
-    fn make_move(&mut self, mv: Move) {
-        let n = self.accumulators_len;
-        self.accumulators[n] =
-            self.accumulators[n - 1].play(&self.network, self.position.board(), mv);
-        self.accumulators_len = n + 1;
+    fn make_move(&mut self, mv: Move, tt: &TranspositionTable) {
         self.position.push(mv);
+        tt.prefetch(self.position.board().key());
+        let n = self.accumulators_len;
+        let parent = self.position.previous_board().expect("a move was just pushed");
+        self.accumulators[n] = self.accumulators[n - 1].play(&self.network, parent, mv);
+        self.accumulators_len = n + 1;
     }
 
     /// Passes the move to the opponent (null move pruning).
     #[inline(always)]
-    fn make_null(&mut self) {
+    fn make_null(&mut self, tt: &TranspositionTable) {
+        self.position.push_null();
+        tt.prefetch(self.position.board().key());
         let n = self.accumulators_len;
         self.accumulators[n] = self.accumulators[n - 1];
         self.accumulators_len = n + 1;
-        self.position.push_null();
     }
 
     /// Takes back the last [`Worker::make_move`] or [`Worker::make_null`].

@@ -139,7 +139,7 @@ impl Worker {
                 }
             }
             moves_tried += 1;
-            self.make_move(mv);
+            self.make_move(mv, ctx.tt);
             let score = -self.qsearch(ctx, -beta, -alpha, ply + 1, false);
             self.unmake_move();
             if self.stopped {

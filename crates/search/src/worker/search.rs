@@ -337,7 +337,7 @@ impl Worker {
             }
             self.frames[ply].moved = pt;
             let nodes_before = self.nodes;
-            self.make_move(mv);
+            self.make_move(mv, ctx.tt);
             moves_tried += 1;
 
             // Step 11. Principal variation search with late move reductions.
@@ -573,7 +573,7 @@ impl Worker {
                 continue;
             }
             self.frames[ply].moved = self.piece_to(mv);
-            self.make_move(mv);
+            self.make_move(mv, ctx.tt);
             let mut score = -self.qsearch(ctx, -probcut_beta, -probcut_beta + 1, ply + 1, false);
             if score >= probcut_beta && !self.stopped {
                 let d = depth - PROBCUT_REDUCTION;
@@ -621,7 +621,7 @@ impl Worker {
     ) -> Option<i32> {
         let r = nmp_reduction(depth, eval - beta);
         self.frames[ply].moved = PieceTo::NONE;
-        self.make_null();
+        self.make_null(ctx.tt);
         let score = -self.search(ctx, -beta, -beta + 1, depth - r, ply + 1, !cut_node);
         self.unmake_move();
         if self.stopped {
