@@ -145,27 +145,31 @@ pub fn for_each_game(path: &Path, mut f: impl FnMut(Game)) -> Result<(), String>
 }
 
 /// The data files under `paths` (files as given; directories searched, not
-/// recursively, for `.bin`, `.bin.xz`, `.txt`, `.txt.xz`), sorted.
+/// recursively, for `.bin`, `.bin.xz`, `.txt`, `.txt.xz`, and those sorted by
+/// name), in the order given: the order of the samples, and so the trained
+/// net, follows it.
 pub fn data_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let mut files = Vec::new();
     for path in paths {
         if path.is_dir() {
             let entries =
                 std::fs::read_dir(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let mut found = Vec::new();
             for entry in entries {
                 let p = entry.map_err(|e| format!("{}: {e}", path.display()))?.path();
                 let name = p.to_string_lossy().to_string();
                 if [".bin", ".bin.xz", ".txt", ".txt.xz"].iter().any(|s| name.ends_with(s)) {
-                    files.push(p);
+                    found.push(p);
                 }
             }
+            found.sort();
+            files.extend(found);
         } else if path.exists() {
             files.push(path.clone());
         } else {
             return Err(format!("{}: no such file", path.display()));
         }
     }
-    files.sort();
     Ok(files)
 }
 
@@ -182,6 +186,10 @@ pub struct Loaded {
 
 /// Loads every file, on up to `threads` threads, holding out every
 /// `validation_every`-th game of each file (0: none) for validation.
+///
+/// The samples come out in the order of `files`, whichever thread read which
+/// file: training shuffles with a seeded generator, so the same files and seed
+/// must give the same order for a run to be reproducible.
 pub fn load(
     files: &[PathBuf],
     filter: &Filter,
@@ -189,22 +197,15 @@ pub fn load(
     threads: usize,
 ) -> Result<Loaded, String> {
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let results: Vec<Result<Loaded, String>> = std::thread::scope(|scope| {
+    let results: Vec<Result<Vec<(usize, Loaded)>, String>> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads.clamp(1, files.len().max(1)))
             .map(|_| {
                 scope.spawn(|| {
-                    let mut mine = Loaded::default();
+                    let mut mine = Vec::new();
                     loop {
                         let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                         let Some(path) = files.get(i) else { break };
-                        let mut index = 0u64;
-                        for_each_game(path, |game| {
-                            let held_out =
-                                validation_every > 0 && index.is_multiple_of(validation_every);
-                            let out = if held_out { &mut mine.validation } else { &mut mine.train };
-                            samples_of(&game, filter, out, &mut mine.stats);
-                            index += 1;
-                        })?;
+                        mine.push((i, load_file(path, filter, validation_every)?));
                     }
                     Ok(mine)
                 })
@@ -215,14 +216,31 @@ pub fn load(
             .map(|h| h.join().unwrap_or_else(|_| Err("a loading thread panicked".into())))
             .collect()
     });
-    let mut all = Loaded::default();
+    let mut parts = Vec::with_capacity(files.len());
     for r in results {
-        let part = r?;
+        parts.extend(r?);
+    }
+    parts.sort_unstable_by_key(|&(i, _)| i);
+    let mut all = Loaded::default();
+    for (_, part) in parts {
         all.train.extend_from_slice(&part.train);
         all.validation.extend_from_slice(&part.validation);
         all.stats.add(&part.stats);
     }
     Ok(all)
+}
+
+/// One file's samples, every `validation_every`-th game (0: none) held out.
+fn load_file(path: &Path, filter: &Filter, validation_every: u64) -> Result<Loaded, String> {
+    let mut loaded = Loaded::default();
+    let mut index = 0u64;
+    for_each_game(path, |game| {
+        let held_out = validation_every > 0 && index.is_multiple_of(validation_every);
+        let out = if held_out { &mut loaded.validation } else { &mut loaded.train };
+        samples_of(&game, filter, out, &mut loaded.stats);
+        index += 1;
+    })?;
+    Ok(loaded)
 }
 
 /// Games from the text format, one searched position a line:
@@ -375,5 +393,42 @@ rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 | 15 | 0.0 | g1f3
         assert_eq!(games[2].result, GameResult::BlackWins);
         let bad = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 | x | 1.0 | e2e4\n";
         assert!(TextGames::new(bad.as_bytes()).next().expect("an item").is_err());
+    }
+
+    /// Threads read the files, but the samples keep the order of the files:
+    /// a small file, a large one and a small one on two threads — the first
+    /// thread finishes the first small file and takes the third while the
+    /// second still reads the large one — must load as on one thread.
+    #[test]
+    fn loading_keeps_the_order_of_the_files() {
+        let dir = std::env::temp_dir().join(format!("tessera-load-order-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a temporary directory");
+        let line = |score: usize| {
+            format!(
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 20 | {score} | 0.5 | e2e4\n"
+            )
+        };
+        let files: Vec<PathBuf> = [(1, 10), (40_000, 20), (1, 30)]
+            .iter()
+            .enumerate()
+            .map(|(k, &(games, score))| {
+                let path = dir.join(format!("{k}.txt"));
+                std::fs::write(&path, line(score).repeat(games)).expect("written");
+                path
+            })
+            .collect();
+        let scores = |threads| -> Vec<i16> {
+            let loaded = load(&files, &Filter::default(), 0, threads).expect("loads");
+            let mut s: Vec<i16> = loaded.train.iter().map(|s| s.score).collect();
+            s.dedup();
+            s
+        };
+        assert_eq!(scores(1), vec![10, 20, 30]);
+        assert_eq!(scores(2), vec![10, 20, 30]);
+        // Files keep the order they are named in; a directory's are sorted.
+        let named = [files[2].clone(), files[0].clone()];
+        assert_eq!(data_files(&named).expect("exist"), named);
+        assert_eq!(data_files(std::slice::from_ref(&dir)).expect("exists"), files);
+        std::fs::remove_dir_all(&dir).ok();
     }
 }
