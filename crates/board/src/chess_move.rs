@@ -142,36 +142,43 @@ impl fmt::Debug for Move {
 /// which is at best a promoted queen (27; a pawn itself has at most 3 × 4 = 12).
 pub const MAX_MOVES: usize = 8 + 2 + 27 + 2 * 14 + 2 * 13 + 2 * 8 + 8 * 27;
 
-/// A list of moves on the stack (no allocation).
-#[derive(Clone)]
-pub struct MoveList {
-    moves: [Move; MAX_MOVES],
+/// A list of moves on the stack (no allocation), with room for every move of any position.
+pub type MoveList = StackList<Move, MAX_MOVES>;
+
+/// A list of at most `N` copyable items on the stack, whose storage is not
+/// initialised until an item is pushed: the search creates several lists per
+/// node (the picker's moves, their scores, the bad captures, quiescence's
+/// quiet checks) and most of each is never used, so filling them first would
+/// cost a few kilobytes of stores per node.
+#[derive(Clone, Copy)]
+pub struct StackList<T: Copy, const N: usize> {
+    items: [std::mem::MaybeUninit<T>; N],
     len: usize,
 }
 
-impl Default for MoveList {
+impl<T: Copy, const N: usize> Default for StackList<T, N> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl MoveList {
+impl<T: Copy, const N: usize> StackList<T, N> {
     /// An empty list.
     #[inline(always)]
-    pub const fn new() -> MoveList {
-        MoveList { moves: [Move::NULL; MAX_MOVES], len: 0 }
+    pub const fn new() -> Self {
+        StackList { items: [std::mem::MaybeUninit::uninit(); N], len: 0 }
     }
 
-    /// Appends a move. The capacity, [`MAX_MOVES`], holds every move of any
-    /// position a [`crate::Board`] can hold; were that bound ever wrong, this
-    /// panics rather than drop a move.
+    /// Appends an item. For a [`MoveList`] the capacity, [`MAX_MOVES`], holds
+    /// every move of any position a [`crate::Board`] can hold; were that bound
+    /// ever wrong, this panics rather than drop a move.
     #[inline(always)]
-    pub fn push(&mut self, mv: Move) {
-        self.moves[self.len] = mv;
+    pub fn push(&mut self, item: T) {
+        self.items[self.len] = std::mem::MaybeUninit::new(item);
         self.len += 1;
     }
 
-    /// Number of moves.
+    /// Number of items.
     #[inline(always)]
     pub fn len(&self) -> usize {
         self.len
@@ -183,21 +190,20 @@ impl MoveList {
         self.len == 0
     }
 
-    /// Whether `mv` is in the list.
-    pub fn contains(&self, mv: Move) -> bool {
-        self.as_slice().contains(&mv)
+    /// The items as a slice.
+    #[inline(always)]
+    pub fn as_slice(&self) -> &[T] {
+        // SAFETY: `push` is the only way `len` grows, and it initialises
+        // `items[len]` first, so `items[..len]` are initialised; `MaybeUninit<T>`
+        // has the layout of `T`.
+        unsafe { std::slice::from_raw_parts(self.items.as_ptr().cast::<T>(), self.len) }
     }
 
-    /// The moves as a slice.
+    /// The items as a mutable slice (for in-place ordering).
     #[inline(always)]
-    pub fn as_slice(&self) -> &[Move] {
-        &self.moves[..self.len]
-    }
-
-    /// The moves as a mutable slice (for in-place ordering).
-    #[inline(always)]
-    pub fn as_mut_slice(&mut self) -> &mut [Move] {
-        &mut self.moves[..self.len]
+    pub fn as_mut_slice(&mut self) -> &mut [T] {
+        // SAFETY: as in `as_slice`.
+        unsafe { std::slice::from_raw_parts_mut(self.items.as_mut_ptr().cast::<T>(), self.len) }
     }
 
     /// Empties the list.
@@ -207,17 +213,56 @@ impl MoveList {
     }
 }
 
-impl std::ops::Deref for MoveList {
-    type Target = [Move];
-    fn deref(&self) -> &[Move] {
+impl<const N: usize> StackList<Move, N> {
+    /// Whether `mv` is in the list.
+    pub fn contains(&self, mv: Move) -> bool {
+        self.as_slice().contains(&mv)
+    }
+}
+
+impl<T: Copy, const N: usize> std::ops::Deref for StackList<T, N> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
         self.as_slice()
     }
 }
 
-impl<'a> IntoIterator for &'a MoveList {
-    type Item = &'a Move;
-    type IntoIter = std::slice::Iter<'a, Move>;
+impl<'a, T: Copy, const N: usize> IntoIterator for &'a StackList<T, N> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
     fn into_iter(self) -> Self::IntoIter {
         self.as_slice().iter()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stack_list_holds_what_was_pushed_since_the_last_clear() {
+        let mut list: StackList<i32, 4> = StackList::new();
+        assert!(list.is_empty());
+        for v in [7, -3, 12] {
+            list.push(v);
+        }
+        assert_eq!(list.as_slice(), &[7, -3, 12]);
+        list.as_mut_slice().swap(0, 2);
+        assert_eq!(&*list, &[12, -3, 7]);
+        list.clear();
+        list.push(5);
+        assert_eq!(list.len(), 1);
+        assert_eq!(list.as_slice(), &[5]);
+        let copy = list;
+        assert_eq!(copy.as_slice(), list.as_slice());
+    }
+
+    #[test]
+    #[should_panic]
+    fn pushing_past_the_capacity_panics_rather_than_dropping_an_item() {
+        let mut list: StackList<Move, 2> = StackList::new();
+        for _ in 0..3 {
+            list.push(Move::NULL);
+        }
     }
 }

@@ -41,7 +41,7 @@ pub use bitboard::Bitboard;
 pub use board::{Board, GameStatus};
 pub use castling::{CastlingRights, CastlingSide};
 pub use check::CheckSquares;
-pub use chess_move::{MAX_MOVES, Move, MoveKind, MoveList};
+pub use chess_move::{MAX_MOVES, Move, MoveKind, MoveList, StackList};
 pub use fen::{FenError, MAX_HALFMOVE_CLOCK, STARTPOS_FEN};
 pub use make::IllegalMove;
 pub use movegen::PieceMoves;

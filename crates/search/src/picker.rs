@@ -3,7 +3,7 @@
 //! captures last. Moves are generated only when a stage needs them.
 
 use crate::history::{Histories, PieceTo};
-use board::{Board, Move, MoveList, Piece, see_value};
+use board::{Board, MAX_MOVES, Move, MoveList, Piece, StackList, see_value};
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
 enum Stage {
@@ -39,7 +39,8 @@ pub struct MovePicker {
     counter: Move,
     noisy_only: bool,
     moves: MoveList,
-    scores: [i32; board::MAX_MOVES],
+    /// `scores[i]` orders `moves[i]`.
+    scores: StackList<i32, MAX_MOVES>,
     index: usize,
     bad: MoveList,
     bad_index: usize,
@@ -89,7 +90,7 @@ impl MovePicker {
             counter,
             noisy_only,
             moves: MoveList::new(),
-            scores: [0; board::MAX_MOVES],
+            scores: StackList::new(),
             index: 0,
             bad: MoveList::new(),
             bad_index: 0,
@@ -117,13 +118,13 @@ impl MovePicker {
                         // In check: all evasions, ordered like noisy moves then by history.
                         self.moves = board.legal_moves();
                     }
-                    for i in 0..self.moves.len() {
-                        let mv = self.moves[i];
-                        self.scores[i] = if is_noisy(board, mv) {
+                    self.scores.clear();
+                    for &mv in self.moves.as_slice() {
+                        self.scores.push(if is_noisy(board, mv) {
                             noisy_score(board, mv, ctx) + 1_000_000
                         } else {
                             quiet_score(board, mv, ctx)
-                        };
+                        });
                     }
                     self.index = 0;
                     self.stage = Stage::GoodNoisy;
@@ -173,8 +174,9 @@ impl MovePicker {
                 Stage::GenerateQuiet => {
                     self.moves.clear();
                     board.quiet_moves(&mut self.moves);
-                    for i in 0..self.moves.len() {
-                        self.scores[i] = quiet_score(board, self.moves[i], ctx);
+                    self.scores.clear();
+                    for &mv in self.moves.as_slice() {
+                        self.scores.push(quiet_score(board, mv, ctx));
                     }
                     self.index = 0;
                     self.stage = Stage::Quiet;
@@ -206,15 +208,16 @@ impl MovePicker {
         if self.index >= n {
             return None;
         }
+        let scores = self.scores.as_mut_slice();
         let mut best = self.index;
-        let mut best_score = self.scores[best];
-        for (i, &score) in self.scores[..n].iter().enumerate().skip(self.index + 1) {
+        let mut best_score = scores[best];
+        for (i, &score) in scores.iter().enumerate().skip(self.index + 1) {
             if score > best_score {
                 (best, best_score) = (i, score);
             }
         }
+        scores.swap(self.index, best);
         self.moves.as_mut_slice().swap(self.index, best);
-        self.scores.swap(self.index, best);
         self.index += 1;
         Some(self.moves[self.index - 1])
     }
