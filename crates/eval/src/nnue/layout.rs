@@ -13,16 +13,18 @@
 //! becomes `clamp(x, 0, QA)²` in integers; the output, in units of
 //! `QA × QA × QB`, is scaled to centipawns by [`SCALE`]. Weights are clipped to
 //! ±[`WEIGHT_CLIP`] in training so every product fits its integer type:
-//! `clamp(x) × w` fits i16 (255 × 126 < 32768) and a sum of 2H such products
-//! times `clamp(x)` fits i32.
+//! `clamp(x) × w` fits i16 (255 × 127 < 32768; an output weight rounds to at
+//! most 127), a perspective's sum of H such
+//! products times `clamp(x)` fits i32 (256 × 255 × 255 × 127 < 2³¹), and the
+//! two perspectives' sums are added in i64.
 
 use board::{Color, Piece, Square};
 
 /// Input features per perspective: 2 colours × 6 pieces × 64 squares.
 pub const INPUTS: usize = 768;
-/// Neurons of the hidden layer (per perspective). Sized to the data: about 128
-/// for 10–20 M positions.
-pub const HIDDEN: usize = 128;
+/// Neurons of the hidden layer (per perspective). 256 beat 128 on 7 M positions
+/// (docs/nnue.md, "Generations"); at most 256 keeps a perspective's output sum in i32.
+pub const HIDDEN: usize = 256;
 /// The first layer's quantisation factor (and the activation's clamp).
 pub const QA: i32 = 255;
 /// The output layer's quantisation factor.
@@ -32,6 +34,13 @@ pub const QB: i32 = 64;
 pub const SCALE: i32 = 400;
 /// The largest absolute weight training allows (keeps quantisation safe).
 pub const WEIGHT_CLIP: f32 = 1.98;
+
+// The integer output layer's bound (see the module comment): one perspective's
+// sum of H products `clamp(x)² × w` must fit an i32.
+const _: () = assert!(
+    HIDDEN as i64 * (QA as i64 * QA as i64) * ((WEIGHT_CLIP as f64 * QB as f64) as i64 + 1)
+        <= i32::MAX as i64
+);
 
 /// The input feature of a `color` `piece` on `sq`, seen from `perspective`.
 #[inline(always)]

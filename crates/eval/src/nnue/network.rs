@@ -190,9 +190,12 @@ impl Network {
     pub fn evaluate(&self, acc: &Accumulator, side_to_move: Color) -> i32 {
         let us = &acc.values[side_to_move as usize];
         let them = &acc.values[!side_to_move as usize];
-        let sum =
-            screlu_dot(us, &self.output_weights[0]) + screlu_dot(them, &self.output_weights[1]);
-        ((sum / QA + self.output_bias) * SCALE / (QA * QB)).clamp(-crate::MAX_EVAL, crate::MAX_EVAL)
+        // Each perspective's sum fits an i32 (layout.rs); their sum may not.
+        let sum = i64::from(screlu_dot(us, &self.output_weights[0]))
+            + i64::from(screlu_dot(them, &self.output_weights[1]));
+        let out = (sum / i64::from(QA) + i64::from(self.output_bias)) * i64::from(SCALE)
+            / i64::from(QA * QB);
+        out.clamp(-i64::from(crate::MAX_EVAL), i64::from(crate::MAX_EVAL)) as i32
     }
 }
 
@@ -264,6 +267,20 @@ pub(crate) mod tests {
         bad.push(0);
         assert!(matches!(Network::from_bytes(&bad), Err(NetError::Size { .. })));
         assert!(Network::from_bytes(b"TS").is_err());
+    }
+
+    #[test]
+    fn the_largest_output_does_not_overflow() {
+        // Every neuron of both perspectives saturated, every output weight at its
+        // largest: each perspective's sum nearly fills an i32, so adding the two
+        // in i32 would wrap (and a winning position would read as lost).
+        for (weight, expected) in [(127i16, crate::MAX_EVAL), (-127, -crate::MAX_EVAL)] {
+            let mut net = random_network(5);
+            net.output_weights = [[weight; HIDDEN]; 2];
+            net.output_bias = 0;
+            let acc = Accumulator { values: [[QA as i16; HIDDEN]; 2] };
+            assert_eq!(net.evaluate(&acc, Color::White), expected);
+        }
     }
 
     #[test]
