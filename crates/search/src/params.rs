@@ -21,6 +21,9 @@ pub const TB_DEPTH_BONUS: i32 = 6;
 // Its threat guards (no cut while a piece hangs or an enemy pawn nears promotion): +17.4
 // [−6.3, +41.3] at 25K nodes, 400 games, and WAC at 1.5M nodes 289 → 293.
 
+// A margin of 120 with the network: +15.6 at 20K nodes with gen2 (800 games), but
+// −14.8 [−36.1, +6.5] at 2+0.02 with gen3 (400 games) and WAC 289 vs 290; 150: −10.4.
+
 /// Reverse futility: a node whose static eval beats beta by this much per ply is cut.
 pub const RFP_MARGIN: i32 = 90;
 /// Reverse futility applies up to this depth.
