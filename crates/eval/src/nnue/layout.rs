@@ -14,9 +14,9 @@
 //! `QA × QA × QB`, is scaled to centipawns by [`SCALE`]. Weights are clipped to
 //! ±[`WEIGHT_CLIP`] in training so every product fits its integer type:
 //! `clamp(x) × w` fits i16 (255 × 127 < 32768; an output weight rounds to at
-//! most 127), a perspective's sum of H such
-//! products times `clamp(x)` fits i32 (256 × 255 × 255 × 127 < 2³¹), and the
-//! two perspectives' sums are added in i64.
+//! most 127), a perspective's sum of H such products times `clamp(x)` fits i32
+//! (256 × 255 × 255 × 127 < 2³¹), and the two perspectives' sums are added in
+//! i64.
 
 use board::{Color, Piece, Square};
 
