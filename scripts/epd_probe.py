@@ -15,6 +15,8 @@ import argparse
 import chess
 import chess.engine
 
+from epd_test import load  # the same EPD reading as the suite runner beside this script
+
 
 def probe(engine, board, bm, nodes):
     since, last = None, None
@@ -44,10 +46,7 @@ def main():
     engine = chess.engine.SimpleEngine.popen_uci(args.engine)
     try:
         engine.configure(options)
-        for line in open(args.epd):
-            if not line.strip():
-                continue
-            board, ops = chess.Board.from_epd(line.strip())
+        for board, ops in load(args.epd):
             pid = ops.get("id", board.fen())
             if wanted and not any(pid.endswith("." + i) or pid == i for i in wanted):
                 continue
@@ -55,7 +54,7 @@ def main():
             since, last = probe(engine, board, ops.get("bm") or [], args.nodes)
             found = f"from {since[0]} nodes (depth {since[1]})" if since else "NOT"
             # The score from the side to move's point of view.
-            play = f"{last[0]} {last[1].relative}" if last else "-"
+            play = f"{last[0]} {last[1].relative if last[1] else ''}" if last else "-"
             print(f"{pid}: {found}; at the end {play}", flush=True)
     finally:
         engine.quit()
