@@ -6,7 +6,7 @@ use super::{INFINITY, NO_EVAL, PartialRoot, SearchContext, Worker};
 use crate::history::PieceTo;
 use crate::params::*;
 use crate::picker::{MovePicker, PickerContext, is_noisy};
-use board::Move;
+use board::{Move, StackList};
 use tt::{Bound, DECISIVE_BOUND, MATE, Record, is_decisive};
 
 impl Worker {
@@ -213,10 +213,10 @@ impl Worker {
         let mut best_score = -INFINITY;
         let mut best_move = Move::NULL;
         let mut moves_tried = 0usize;
-        let mut quiets_tried: [(Move, PieceTo); 64] = [(Move::NULL, PieceTo::NONE); 64];
-        let mut quiet_count = 0usize;
-        let mut captures_tried: [(Move, PieceTo); 32] = [(Move::NULL, PieceTo::NONE); 32];
-        let mut capture_count = 0usize;
+        // The moves searched before the best, for the history maluses (the first 64 quiet
+        // moves and 32 noisy ones).
+        let mut quiets_tried = StackList::<(Move, PieceTo), 64>::new();
+        let mut captures_tried = StackList::<(Move, PieceTo), 32>::new();
         let original_alpha = alpha;
         // Computed at the first move that asks whether it gives check.
         let mut check_squares = None;
@@ -391,30 +391,34 @@ impl Worker {
                     }
                     alpha = score;
                     if score >= beta {
-                        let captures = &captures_tried[..capture_count];
                         if noisy {
-                            self.histories.update_captures(&board, Some((mv, pt)), captures, depth);
+                            self.histories.update_captures(
+                                &board,
+                                Some((mv, pt)),
+                                &captures_tried,
+                                depth,
+                            );
                         } else {
                             self.histories.update_quiet(
                                 us,
                                 ply,
                                 (mv, pt),
-                                &quiets_tried[..quiet_count],
+                                &quiets_tried,
                                 prev,
                                 depth,
                             );
-                            self.histories.update_captures(&board, None, captures, depth);
+                            self.histories.update_captures(&board, None, &captures_tried, depth);
                         }
                         break;
                     }
                 }
             }
-            if !noisy && quiet_count < quiets_tried.len() {
-                quiets_tried[quiet_count] = (mv, pt);
-                quiet_count += 1;
-            } else if noisy && capture_count < captures_tried.len() {
-                captures_tried[capture_count] = (mv, pt);
-                capture_count += 1;
+            if noisy {
+                if !captures_tried.is_full() {
+                    captures_tried.push((mv, pt));
+                }
+            } else if !quiets_tried.is_full() {
+                quiets_tried.push((mv, pt));
             }
         }
 
