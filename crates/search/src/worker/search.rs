@@ -199,16 +199,12 @@ impl Worker {
             if ply >= 1 { self.frames[ply - 1].moved } else { PieceTo::NONE },
             if ply >= 2 { self.frames[ply - 2].moved } else { PieceTo::NONE },
         ];
-        let killers = self.histories.killers[ply];
-        let mut picker = {
-            let ctx_p = PickerContext {
-                histories: &self.histories,
-                prev,
-                killers,
-                capture_history: ctx.features.capture_history,
-            };
-            MovePicker::new(self.board(), hash_move, &ctx_p)
+        let ordering = PickerContext {
+            prev,
+            killers: self.histories.killers[ply],
+            capture_history: ctx.features.capture_history,
         };
+        let mut picker = MovePicker::new(self.board(), hash_move, &self.histories, ordering);
         let us = self.board().side_to_move();
         let mut best_score = -INFINITY;
         let mut best_move = Move::NULL;
@@ -221,19 +217,7 @@ impl Worker {
         // Computed at the first move that asks whether it gives check.
         let mut check_squares = None;
 
-        loop {
-            let mv = {
-                let ctx_p = PickerContext {
-                    histories: &self.histories,
-                    prev,
-                    killers,
-                    capture_history: ctx.features.capture_history,
-                };
-                match picker.next(self.board(), &ctx_p) {
-                    Some(mv) => mv,
-                    None => break,
-                }
-            };
+        while let Some(mv) = picker.next(self.board(), &self.histories) {
             if mv == excluded
                 || (root && (!self.root_moves.contains(&mv) || self.excluded_root.contains(&mv)))
             {
@@ -561,18 +545,10 @@ impl Worker {
         (key, hash_move): (u64, Move),
         (raw_eval, static_eval): (i32, i32),
     ) -> Option<i32> {
-        let mut picker = MovePicker::new_noisy(self.board(), hash_move);
-        let prev = [PieceTo::NONE; 2];
+        let capture_history = ctx.features.capture_history;
+        let mut picker = MovePicker::quiescence(self.board(), hash_move, capture_history, false);
         loop {
-            let mv = {
-                let ctx_p = PickerContext {
-                    histories: &self.histories,
-                    prev,
-                    killers: [Move::NULL; 2],
-                    capture_history: ctx.features.capture_history,
-                };
-                picker.next(self.board(), &ctx_p)?
-            };
+            let mv = picker.next(self.board(), &self.histories)?;
             if !self.board().see_ge(mv, probcut_beta - static_eval) {
                 continue;
             }
