@@ -1,7 +1,7 @@
 //! Switches for the search techniques, so each can be measured on versus off
 //! (self-play SPRT, tactical suites). Each is declared `on` or `off` by
 //! default (off: measured and not kept, see docs/search.md); the UCI option
-//! `SearchFeatures` takes a list like `-nmp,+probcut` to change some.
+//! `SearchFeatures` takes a list like `-nmp,-lmr` to change some.
 
 /// Declares every switch once — field, UCI name, default, doc — and derives from
 /// that one list the struct, its default, [`Features::NAMES`] and the name lookup.
@@ -70,14 +70,11 @@ features! {
     capture_history = "capthist" on,
     /// Pruning of quiet moves with bad history at low depth.
     history_pruning = "histprune" on,
-    /// ProbCut: a capture that beats beta by a margin in a shallow search cuts.
-    /// Off: −36.6 Elo after 200 games at 25K nodes (docs/search.md).
-    probcut = "probcut" off,
     /// Razoring: far below alpha at low depth, trust quiescence.
     razoring = "razor" on,
     /// Futility pruning of captures in quiescence, and the table's bound refining stand pat.
     qs_futility = "qsfutility" on,
-    /// "Improving" in every margin (futility, razoring, ProbCut) and looking past
+    /// "Improving" in every margin (futility, razoring) and looking past
     /// a ply in check.
     improving = "improving" on,
     /// Time management by the best move's share of nodes and by fail lows.
@@ -118,7 +115,8 @@ mod tests {
         assert_eq!(Features::parse("").unwrap(), Features::default());
         assert_eq!(Features::parse("all").unwrap(), Features::ALL);
         assert_eq!(Features::parse("all,default").unwrap(), Features::default());
-        assert!(!Features::default().probcut && Features::parse("+probcut").unwrap().probcut);
+        assert!(!Features::parse("-razor").unwrap().razoring);
+        assert!(Features::parse("-razor,+razor").unwrap().razoring);
         let f = Features::parse("-nmp, -lmr").unwrap();
         assert!(!f.nmp && !f.lmr && f.rfp);
         assert_eq!(Features::parse("-nmp,+nmp").unwrap(), Features::default());

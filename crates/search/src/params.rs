@@ -64,15 +64,6 @@ pub const RAZOR_MAX_DEPTH: i32 = 3;
 /// ... when eval + this margin per ply of depth is below alpha.
 pub const RAZOR_MARGIN: i32 = 250;
 
-// Step 6b. ProbCut.
-
-/// ProbCut applies from this depth ...
-pub const PROBCUT_MIN_DEPTH: i32 = 5;
-/// ... looking for captures that beat beta by this much (less when improving) ...
-pub const PROBCUT_MARGIN: i32 = 200;
-/// ... in a search this many plies shallower.
-pub const PROBCUT_REDUCTION: i32 = 4;
-
 // Step 7. Internal iterative reduction (not measured in games).
 
 /// Internal iterative reduction applies from this depth when there is no hash move.

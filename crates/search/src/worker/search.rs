@@ -164,24 +164,6 @@ impl Worker {
             {
                 return score;
             }
-
-            // Step 6b. ProbCut: a good capture that beats beta by a margin in a
-            // shallow search almost surely beats beta in a full one.
-            let probcut_beta = beta + PROBCUT_MARGIN - 50 * improving_margin;
-            if ctx.features.probcut
-                && depth >= PROBCUT_MIN_DEPTH
-                && !is_decisive(beta)
-                && !hit.is_some_and(|h| h.depth >= depth - 3 && tt_score(&h, ply) < probcut_beta)
-                && let Some(score) = self.probcut(
-                    ctx,
-                    probcut_beta,
-                    (depth, ply, cut_node),
-                    (key, hash_move),
-                    (raw_eval, static_eval),
-                )
-            {
-                return score;
-            }
         }
 
         // Step 7. Internal iterative reduction: without a hash move this node is probably
@@ -531,50 +513,6 @@ impl Worker {
             Singular::Extend(-1)
         } else {
             Singular::Extend(0)
-        }
-    }
-
-    /// Step 6b. ProbCut: searches the good captures whose exchange alone could
-    /// reach `probcut_beta` — quiescence first, then `PROBCUT_REDUCTION` plies
-    /// shallower than the node — and returns the score of one that beats it.
-    fn probcut(
-        &mut self,
-        ctx: &SearchContext,
-        probcut_beta: i32,
-        (depth, ply, cut_node): (i32, usize, bool),
-        (key, hash_move): (u64, Move),
-        (raw_eval, static_eval): (i32, i32),
-    ) -> Option<i32> {
-        let capture_history = ctx.features.capture_history;
-        let mut picker = MovePicker::quiescence(self.board(), hash_move, capture_history, false);
-        loop {
-            let mv = picker.next(self.board(), &self.histories)?;
-            if !self.board().see_ge(mv, probcut_beta - static_eval) {
-                continue;
-            }
-            self.frames[ply].moved = self.piece_to(mv);
-            self.make_move(mv, ctx.tt);
-            let mut score = -self.qsearch(ctx, -probcut_beta, -probcut_beta + 1, ply + 1, false);
-            if score >= probcut_beta && !self.stopped {
-                let d = depth - PROBCUT_REDUCTION;
-                score = -self.search(ctx, -probcut_beta, -probcut_beta + 1, d, ply + 1, !cut_node);
-            }
-            self.unmake_move();
-            if self.stopped {
-                return Some(0);
-            }
-            if score >= probcut_beta {
-                let result = NodeResult {
-                    best_move: mv,
-                    score,
-                    static_eval: raw_eval,
-                    depth: depth - PROBCUT_REDUCTION + 1,
-                    bound: Bound::Lower,
-                    pv: false,
-                };
-                ctx.store(key, ply, result);
-                return Some(score);
-            }
         }
     }
 
