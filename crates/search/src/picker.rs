@@ -59,14 +59,6 @@ pub struct MovePicker {
     bad_index: usize,
 }
 
-/// Whether `mv` captures or promotes.
-#[inline(always)]
-pub fn is_noisy(board: &Board, mv: Move) -> bool {
-    mv.is_en_passant()
-        || mv.promotion().is_some()
-        || (!mv.is_castling() && board.piece_on(mv.to()).is_some())
-}
-
 impl MovePicker {
     /// A picker for the main search. `hash_move` must be legal or [`Move::NULL`].
     pub fn new(
@@ -77,7 +69,7 @@ impl MovePicker {
     ) -> MovePicker {
         let counter = histories.counter(ctx.prev[0]);
         let legal_quiet =
-            |m: Move| !m.is_null() && m != hash_move && !is_noisy(board, m) && board.is_legal(m);
+            |m: Move| !m.is_null() && m != hash_move && !board.is_noisy(m) && board.is_legal(m);
         let k0 = if legal_quiet(ctx.killers[0]) { ctx.killers[0] } else { Move::NULL };
         let k1 = if legal_quiet(ctx.killers[1]) && ctx.killers[1] != k0 {
             ctx.killers[1]
@@ -111,7 +103,7 @@ impl MovePicker {
         checks: bool,
     ) -> MovePicker {
         let in_check = board.in_check();
-        let hash_first = !hash_move.is_null() && (in_check || is_noisy(board, hash_move));
+        let hash_first = !hash_move.is_null() && (in_check || board.is_noisy(hash_move));
         MovePicker {
             stage: if hash_first { Stage::HashMove } else { Stage::GenerateNoisy },
             capture_history,
@@ -166,7 +158,7 @@ impl MovePicker {
                     self.scores.clear();
                     let (prev, capture_history) = (self.prev, self.capture_history);
                     for &mv in self.moves.as_slice() {
-                        self.scores.push(if is_noisy(board, mv) {
+                        self.scores.push(if board.is_noisy(mv) {
                             noisy_score(board, mv, histories, capture_history) + 1_000_000
                         } else {
                             quiet_score(board, mv, histories, prev)

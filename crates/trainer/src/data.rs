@@ -64,13 +64,6 @@ impl FilterStats {
     }
 }
 
-/// Whether `mv` captures or promotes in `board`.
-pub fn is_noisy(board: &Board, mv: Move) -> bool {
-    mv.is_en_passant()
-        || mv.promotion().is_some()
-        || (!mv.is_castling() && board.piece_on(mv.to()).is_some())
-}
-
 /// The ply of `board` counted from the standard start position.
 pub fn game_ply(board: &Board) -> u32 {
     2 * (u32::from(board.fullmove_number()) - 1) + (board.side_to_move() == Color::Black) as u32
@@ -84,7 +77,7 @@ pub fn samples_of(game: &Game, filter: &Filter, out: &mut Vec<Sample>, stats: &m
         let white_score = i32::from(ply.white_score);
         if board.in_check() {
             stats.in_check += 1;
-        } else if is_noisy(&board, ply.mv) {
+        } else if board.is_noisy(ply.mv) {
             stats.noisy += 1;
         } else if game_ply(&board) < filter.min_ply {
             stats.early += 1;

@@ -7,7 +7,7 @@ use super::table::{NodeResult, bound_settles, tt_cutoff, tt_score};
 use super::{INFINITY, NO_EVAL, PartialRoot, SearchContext, Worker};
 use crate::history::PieceTo;
 use crate::params::*;
-use crate::picker::{MovePicker, PickerContext, is_noisy};
+use crate::picker::{MovePicker, PickerContext};
 use board::{Board, CheckSquares, Move, StackList};
 use tt::{Bound, DECISIVE_BOUND, MATE, Record, is_decisive};
 
@@ -449,7 +449,7 @@ impl Worker {
         moves_tried: usize,
         check_squares: &mut Option<CheckSquares>,
     ) -> Candidate {
-        let noisy = is_noisy(board, mv);
+        let noisy = board.is_noisy(mv);
         let pt = self.piece_to(mv);
         let history = if noisy {
             if ctx.features.capture_history { self.histories.capture(board, pt, mv) } else { 0 }
@@ -587,7 +587,7 @@ impl Worker {
     fn learn_correction(&mut self, node: &Node, best_move: Move, best_score: i32, bound: Bound) {
         let board = *self.board();
         let static_eval = node.static_eval;
-        if (best_move.is_null() || !is_noisy(&board, best_move))
+        if (best_move.is_null() || !board.is_noisy(best_move))
             && best_score.abs() < DECISIVE_BOUND
             && !(bound == Bound::Lower && best_score <= static_eval)
             && !(bound == Bound::Upper && best_score >= static_eval)
