@@ -501,6 +501,7 @@ mod tests {
         assert!(matches!(refused("Nope", "1"), OptionError::Unknown { .. }));
         assert!(matches!(refused("SMPBestMove", "majority"), OptionError::NotAChoice { .. }));
         assert!(matches!(refused("SearchFeatures", "-warp"), OptionError::BadText { .. }));
+        assert!(matches!(refused("SearchFeatures", "nmp"), OptionError::BadText { .. }));
         assert!(matches!(refused("SyzygyProbeLimit", "8"), OptionError::OutOfRange { .. }));
         assert!(matches!(refused("SyzygyProbeDepth", "0"), OptionError::OutOfRange { .. }));
         assert_eq!(parse_change("threads", Some("4"), &s).map(|n| n.threads), Ok(4));

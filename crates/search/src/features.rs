@@ -84,7 +84,7 @@ features! {
 impl Features {
     /// Parses a comma-separated list of `-name` (off) and `+name` (on) items,
     /// starting from the defaults (an empty string or `default`); `all` turns
-    /// every switch on.
+    /// every switch on. A name without its sign is an error, as is an unknown one.
     pub fn parse(text: &str) -> Result<Features, String> {
         let mut f = Features::default();
         for item in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
@@ -95,7 +95,11 @@ impl Features {
             let (on, name) = match item.as_bytes()[0] {
                 b'-' => (false, &item[1..]),
                 b'+' => (true, &item[1..]),
-                _ => (false, item),
+                _ => {
+                    return Err(format!(
+                        "search feature '{item}' needs a sign: +{item} (on) or -{item} (off)"
+                    ));
+                }
             };
             let slot = f.flag(name).ok_or_else(|| {
                 format!("unknown search feature '{name}' (known: {})", Features::NAMES.join(", "))
@@ -121,6 +125,9 @@ mod tests {
         assert!(!f.nmp && !f.lmr && f.rfp);
         assert_eq!(Features::parse("-nmp,+nmp").unwrap(), Features::default());
         assert!(Features::parse("-warp").is_err());
+        // A bare name says neither on nor off.
+        let bare = Features::parse("-lmr,nmp").unwrap_err();
+        assert!(bare.contains("'nmp' needs a sign"), "{bare}");
     }
 
     #[test]
