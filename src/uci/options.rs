@@ -473,10 +473,10 @@ mod tests {
         }
     }
 
-    /// The value types the options to come (SyzygyPath, SyzygyProbeDepth, EvalFile...)
-    /// will use, so that each is one line in `declare_options!`.
+    /// The value types of the text and spin options (paths such as SyzygyPath
+    /// and EvalFile, depths, limits) take what they should and refuse the rest.
     #[test]
-    fn value_types_for_options_to_come() {
+    fn value_types_take_their_kind_of_value() {
         let mut path = String::from("<empty>");
         path.set_from(&Value::Text("/tb/345".into())).unwrap();
         assert_eq!(path, "/tb/345");

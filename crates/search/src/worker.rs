@@ -2,8 +2,9 @@
 //! changes and evaluates its position.
 //!
 //! Every thread of the Lazy SMP pool owns a [`Worker`]: its own position,
-//! stack, principal-variation table, histories and pawn cache. Threads share
-//! only the transposition table, the stop flag and their published node counts.
+//! stack, principal-variation table, histories and accumulators. Threads share
+//! only the transposition table, the network, the stop flag and their published
+//! node counts.
 //!
 //! The search itself is split by concern, one file each:
 //!
@@ -125,12 +126,6 @@ pub(crate) struct PartialRoot {
     pub ponder: Option<Move>,
     /// Its score: exact if inside the window, a lower bound after a fail high.
     pub score: i32,
-}
-
-impl Default for Worker {
-    fn default() -> Self {
-        Worker::new(eval::nnue::embedded())
-    }
 }
 
 impl Worker {
