@@ -258,6 +258,7 @@ impl Engine {
             match load_network(&new.eval_file) {
                 Ok(net) => {
                     self.network = net;
+                    self.pool.set_network(Arc::clone(&self.network));
                     self.out.line(&format!("info string evaluation network {}", new.eval_file));
                 }
                 Err(e) => {
@@ -265,9 +266,6 @@ impl Engine {
                     new.eval_file = old.eval_file.clone();
                 }
             }
-        }
-        if new.eval_file != old.eval_file {
-            self.pool.set_network(Arc::clone(&self.network));
         }
         if new.syzygy_path != old.syzygy_path
             && !tablebases::load(&self.pool, &self.out, &new.syzygy_path, &old.syzygy_path)
