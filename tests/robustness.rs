@@ -40,7 +40,8 @@ fn input_that_is_not_utf8_is_reported_and_the_loop_goes_on() {
 }
 
 /// Reproducer 2: `go perft` runs beside the command loop: `isready` is answered and `stop`
-/// ends it while it counts; `quit` and end of input end the process.
+/// ends it while it counts; then `quit` and end of input end the process. (Without
+/// `stop`, both wait for the count: `tests/uci.rs`.)
 #[test]
 fn go_perft_leaves_the_command_loop_responsive() {
     // Perft 8 of the start position takes minutes: none of these may wait for it.
@@ -53,12 +54,15 @@ fn go_perft_leaves_the_command_loop_responsive() {
     let after = e.sync();
     assert!(after.iter().all(|l| !l.starts_with("Nodes searched")), "{after:?}");
     e.send("go perft 8");
-    assert!(e.quit(Duration::from_secs(10)), "quit during go perft");
+    e.send("stop");
+    assert!(e.quit(Duration::from_secs(10)), "quit after stopping go perft");
 
     let mut e = Engine::start();
     e.send("go perft 8");
+    e.send("stop");
     e.close_input();
-    assert!(e.wait_exit(Duration::from_secs(10)).is_some_and(|s| s.success()), "EOF during perft");
+    let status = e.wait_exit(Duration::from_secs(10));
+    assert!(status.is_some_and(|s| s.success()), "EOF after stopping go perft");
 
     // Depths are bounded; within the bound a count still completes.
     let mut e = Engine::start();
