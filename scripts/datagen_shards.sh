@@ -2,7 +2,8 @@
 # Generates training data in shards and keeps them in the repository:
 # each shard is one `tessera datagen` run with its own seed, compressed with xz
 # into data/genG/, and one line of data/manifest.tsv records its provenance
-# (generation, engine commit, seed, games, nodes, positions, sha256).
+# (generation, engine commit, seed, games, nodes, positions, sha256, date,
+# source `datagen`).
 #
 #   scripts/datagen_shards.sh GENERATION FIRST_SEED [SHARDS]
 #
@@ -38,7 +39,7 @@ bin=$(mktemp -d)/tessera-$COMMIT
 cp "${BIN:-target/release/tessera}" "$bin"
 mkdir -p "data/gen$gen"
 manifest=data/manifest.tsv
-[ -f "$manifest" ] || printf 'file\tgeneration\tcommit\tseed\tgames\tnodes\tpositions\tsha256\tdate\n' >"$manifest"
+[ -f "$manifest" ] || printf 'file\tgeneration\tcommit\tseed\tgames\tnodes\tpositions\tsha256\tdate\tsource\n' >"$manifest"
 for ((i = 0; i < shards; i++)); do
     seed=$((first_seed + i))
     name=gen$gen-$COMMIT-s$seed
@@ -51,7 +52,7 @@ for ((i = 0; i < shards; i++)); do
     mv "$out.part" "$out"
     xz -9 -T1 "$out"
     sum=$(sha256sum "$out.xz" | cut -d' ' -f1)
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name.bin.xz" "$gen" "$COMMIT" "$seed" \
-        "$games" "$nodes" "$positions" "$sum" "$(date -u +%F)" >>"$manifest"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name.bin.xz" "$gen" "$COMMIT" "$seed" \
+        "$games" "$nodes" "$positions" "$sum" "$(date -u +%F)" datagen >>"$manifest"
     rm -f "$log"
 done

@@ -157,7 +157,7 @@ fn run_inner(args: &[String]) -> Result<(), String> {
 
     let openings = Arc::new(openings);
     let next = Arc::new(AtomicUsize::new(0));
-    let (tx, rx) = mpsc::channel::<(usize, Result<Game, String>)>();
+    let (tx, rx) = mpsc::channel::<(usize, Result<(Game, GameNodes), String>)>();
     let mut workers = Vec::new();
     for _ in 0..config.threads.min(config.games.max(1)) {
         let (openings, next, tx, config) =
@@ -191,10 +191,10 @@ fn run_inner(args: &[String]) -> Result<(), String> {
                 break;
             }
         };
-        while let Some(game) = pending.remove(&progress.games) {
+        while let Some((game, nodes)) = pending.remove(&progress.games) {
             write_game(&mut writer, &game).map_err(|e| format!("write error: {e}"))?;
             writer.flush().map_err(|e| format!("write error: {e}"))?;
-            progress.add(&game);
+            progress.add(&game, nodes);
         }
         progress.maybe_report();
     }
@@ -216,6 +216,7 @@ struct Progress {
     games: usize,
     positions: usize,
     results: [usize; 3],
+    nodes: GameNodes,
     start: Instant,
     last_report: Instant,
 }
@@ -223,13 +224,23 @@ struct Progress {
 impl Progress {
     fn new(total: usize) -> Progress {
         let now = Instant::now();
-        Progress { total, games: 0, positions: 0, results: [0; 3], start: now, last_report: now }
+        Progress {
+            total,
+            games: 0,
+            positions: 0,
+            results: [0; 3],
+            nodes: GameNodes::default(),
+            start: now,
+            last_report: now,
+        }
     }
 
-    fn add(&mut self, game: &Game) {
+    fn add(&mut self, game: &Game, nodes: GameNodes) {
         self.games += 1;
         self.positions += game.plies.len();
         self.results[game.result as usize] += 1;
+        self.nodes.moves += nodes.moves;
+        self.nodes.openings += nodes.openings;
     }
 
     fn maybe_report(&mut self) {
@@ -247,8 +258,11 @@ impl Progress {
         } else {
             "?".to_string()
         };
+        let positions = self.positions.max(1) as f64;
+        let all_nodes = (self.nodes.moves + self.nodes.openings) as f64;
         eprintln!(
-            "games {}/{}  positions {}  W/D/L {}/{}/{}  {:.0} positions/s  elapsed {:.0} s  ETA {eta}",
+            "games {}/{}  positions {}  W/D/L {}/{}/{}  {:.0} positions/s  \
+             nodes/position {:.0} (+{:.0} opening checks)  {:.0} nodes/s  elapsed {:.0} s  ETA {eta}",
             self.games,
             self.total,
             self.positions,
@@ -256,6 +270,9 @@ impl Progress {
             self.results[GameResult::Draw as usize],
             self.results[GameResult::BlackWins as usize],
             self.positions as f64 / secs,
+            self.nodes.moves as f64 / positions,
+            self.nodes.openings as f64 / positions,
+            all_nodes / secs,
             secs,
         );
     }
@@ -322,12 +339,24 @@ pub fn random_opening(rng: &mut Rng, openings: &[Board], plies: usize) -> Positi
     }
 }
 
-/// A search of `pos` under `limits` on `pool`: (best move, score for the side to move).
-fn search(
-    pool: &ThreadPool,
-    pos: &Position,
-    limits: SearchLimits,
-) -> Result<(board::Move, i32), String> {
+/// What one search of datagen found.
+struct Searched {
+    best: board::Move,
+    /// The score for the side to move.
+    score: i32,
+    nodes: u64,
+}
+
+/// Nodes a game cost: the searches of its moves, and the verification
+/// searches of its random openings (rejected ones included).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct GameNodes {
+    moves: u64,
+    openings: u64,
+}
+
+/// A search of `pos` under `limits` on `pool`.
+fn search(pool: &ThreadPool, pos: &Position, limits: SearchLimits) -> Result<Searched, String> {
     let job = SearchJob {
         position: pos.clone(),
         limits,
@@ -339,7 +368,9 @@ fn search(
     let board = pos.board();
     let result = pool.search_sync(job).ok_or("the search did not finish")?;
     match result.best {
-        Some(best) if board.is_legal(best) => Ok((best, result.score)),
+        Some(best) if board.is_legal(best) => {
+            Ok(Searched { best, score: result.score, nodes: result.nodes })
+        }
         Some(_) => Err(format!("illegal best move in {}", board.to_fen(true))),
         None => Err(format!("no best move in {}", board.to_fen(true))),
     }
@@ -347,21 +378,24 @@ fn search(
 
 /// A random opening (`random_plies` or one more) that a verification search
 /// scores within ±[`MAX_OPENING_SCORE`].
+/// Also returns the nodes its verification searches took.
 pub(crate) fn balanced_opening(
     pool: &mut ThreadPool,
     rng: &mut Rng,
     openings: &[Board],
     random_plies: usize,
-) -> Result<Position, String> {
+) -> Result<(Position, u64), String> {
+    let mut nodes = 0;
     loop {
         let plies = random_plies + rng.below(2);
         let mut pos = random_opening(rng, openings, plies);
         pos.truncate_history();
         pool.clear();
         let limits = SearchLimits { depth: Some(OPENING_CHECK_DEPTH), ..SearchLimits::default() };
-        let (_, score) = search(pool, &pos, limits)?;
-        if score.abs() <= MAX_OPENING_SCORE {
-            return Ok(pos);
+        let checked = search(pool, &pos, limits)?;
+        nodes += checked.nodes;
+        if checked.score.abs() <= MAX_OPENING_SCORE {
+            return Ok((pos, nodes));
         }
     }
 }
@@ -400,15 +434,16 @@ impl Adjudicator {
     }
 }
 
-/// Plays game `index` and returns it with every searched position.
+/// Plays game `index` and returns it with every searched position, and the nodes it took.
 fn play_game(
     pool: &mut ThreadPool,
     openings: &[Board],
     config: &Config,
     index: usize,
-) -> Result<Game, String> {
+) -> Result<(Game, GameNodes), String> {
     let mut rng = game_rng(config.seed, index);
-    let mut pos = balanced_opening(pool, &mut rng, openings, config.random_plies)?;
+    let (mut pos, opening_nodes) = balanced_opening(pool, &mut rng, openings, config.random_plies)?;
+    let mut nodes = GameNodes { moves: 0, openings: opening_nodes };
     pool.clear();
     let start = *pos.board();
     let mut plies = Vec::new();
@@ -425,7 +460,8 @@ fn play_game(
         if plies.len() >= MAX_PLIES {
             break GameResult::Draw;
         }
-        let (best, score) = search(pool, &pos, limits.clone())?;
+        let Searched { best, score, nodes: searched } = search(pool, &pos, limits.clone())?;
+        nodes.moves += searched;
         let white_score = if pos.board().side_to_move() == Color::White { score } else { -score };
         plies.push(Ply { mv: best, white_score: white_score.clamp(-32000, 32000) as i16 });
         pos.push(best);
@@ -433,7 +469,7 @@ fn play_game(
             break result;
         }
     };
-    Ok(Game { start, result, plies })
+    Ok((Game { start, result, plies }, nodes))
 }
 
 #[cfg(test)]
@@ -498,11 +534,16 @@ mod tests {
     fn a_game_records_every_searched_position() {
         let mut pool = ThreadPool::new(1, 1, Arc::new(Silent));
         let config = Config { games: 1, soft_nodes: 300, seed: 3, threads: 1, random_plies: 8 };
-        let game = play_game(&mut pool, &[Board::startpos()], &config, 0).expect("a game");
+        let (game, nodes) = play_game(&mut pool, &[Board::startpos()], &config, 0).expect("a game");
         assert!(!game.plies.is_empty());
+        assert!(
+            nodes.moves >= 300 * game.plies.len() as u64,
+            "every move searched past the soft limit"
+        );
+        assert!(nodes.openings > 0, "the opening was verified");
         // The same seed and number give the same game.
         let again = play_game(&mut pool, &[Board::startpos()], &config, 0).expect("a game");
-        assert_eq!(game, again);
+        assert_eq!((game.clone(), nodes), again);
         // It survives the round trip, every move legal.
         let mut bytes = Vec::new();
         write_game(&mut bytes, &game).expect("writes");

@@ -64,7 +64,7 @@ pub fn generate(request: &Request, mut emit: impl FnMut(&str)) -> Result<(), Str
     let mut pool = ThreadPool::new(1, HASH_MB, Arc::new(Silent));
     for index in 0..request.count {
         let mut rng = position_rng(request.seed, index);
-        let pos = balanced_opening(&mut pool, &mut rng, &openings, plies)?;
+        let (pos, _) = balanced_opening(&mut pool, &mut rng, &openings, plies)?;
         emit(&format!("info string genfens {}", pos.board().to_fen(false)));
     }
     Ok(())

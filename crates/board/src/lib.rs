@@ -1,5 +1,5 @@
 //! The chess board of Tessera: bitboards, legal move generation, copy-make with
-//! incremental Zobrist keys, FEN (with Chess960 castling), UCI move text,
+//! incremental Zobrist keys, FEN (with Chess960 castling), UCI and SAN move text,
 //! static exchange evaluation and perft.
 //!
 //! ```
@@ -28,6 +28,7 @@ mod movegen;
 mod notation;
 mod perft;
 mod position;
+mod san;
 mod see;
 mod threats;
 mod types;
@@ -48,5 +49,6 @@ pub use movegen::PieceMoves;
 pub use notation::MoveError;
 pub use perft::{divide, divide_parallel, perft};
 pub use position::Position;
+pub use san::SanError;
 pub use see::{SEE_VALUES, see_value};
 pub use types::{ByColor, ByPiece, Color, ColoredPiece, File, Piece, Rank, Square};

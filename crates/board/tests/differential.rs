@@ -5,7 +5,8 @@
 //! stalemate and insufficient material, and Tessera's own invariants must hold:
 //! incremental keys equal recomputed keys, `gives_check` (and `gives_check_with`) equals "the opponent is
 //! in check after the move", `is_legal` accepts exactly the generated moves (also
-//! for arbitrary 16-bit values), noisy + quiet = legal, and UCI text round-trips.
+//! for arbitrary 16-bit values), noisy + quiet = legal, UCI text round-trips, and
+//! SAN (with check and mate marks) is shakmaty's and reads back.
 //!
 //! The default run checks a few hundred thousand positions in the dev profile;
 //! the `#[ignore]`d tests check millions (`cargo test -p board --release --
@@ -17,6 +18,7 @@ use board::{Board, Color, GameStatus, Move, Piece, Square};
 use rand_core::{RngCore, SeedableRng};
 use rand_pcg::Pcg64;
 use shakmaty::fen::Fen;
+use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position as _, PositionErrorKinds};
 use std::collections::{HashMap, HashSet};
@@ -166,6 +168,15 @@ impl Game<'_> {
         let their_noisy: HashSet<String> =
             their_moves.iter().filter(|(_, m)| is_noisy(**m)).map(|(s, _)| s.clone()).collect();
         assert_eq!(noisy_set, their_noisy, "noisy moves differ in {fen}");
+
+        // SAN, with its check and mate marks, and its round trip.
+        for &mv in list.iter() {
+            let san = b.move_to_san(mv);
+            let theirs = &their_moves[&b.move_to_uci(mv, c960)];
+            let expected = SanPlus::from_move(self.theirs.clone(), *theirs).to_string();
+            assert_eq!(san, expected, "SAN differs in {fen}");
+            assert_eq!(b.parse_san(&san), Ok(mv), "SAN {san} does not read back in {fen}");
+        }
 
         // Game end.
         let insufficient = self.theirs.is_insufficient_material();

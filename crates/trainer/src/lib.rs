@@ -8,7 +8,8 @@
 //! - [`optim`]: AdamW with weight clipping;
 //! - [`train`]: the training loop (shuffled batches on every core, validation,
 //!   checkpoints, a loss log);
-//! - [`quantise`]: the float net as the engine's integer [`eval::nnue::Network`].
+//! - [`quantise`]: the float net as the engine's integer [`eval::nnue::Network`];
+//! - [`pgn`]: games of Tessera against Tessera from a match's PGN, as training games.
 //!
 //! See `docs/nnue.md`.
 
@@ -17,6 +18,7 @@
 pub mod data;
 pub mod net;
 pub mod optim;
+pub mod pgn;
 pub mod quantise;
 pub mod sample;
 pub mod train;

@@ -5,6 +5,7 @@
 //! tessera-train stats [--min-ply N] [--max-score S] DATA...
 //! tessera-train convert --out FILE.bin TEXT...   text games -> binary games
 //! tessera-train text --out FILE DATA...  binary games -> text lines
+//! tessera-train import-pgn --out FILE.bin --players A,B PGN...   self-play match games -> binary games
 //! ```
 //!
 //! DATA are files or folders of `.bin`, `.bin.xz`, `.txt` or `.txt.xz` games.
@@ -26,7 +27,8 @@ usage: tessera-train train [--out DIR] [--hidden H] [--factoriser true|false] [-
                            [--mirror true|false] DATA...
        tessera-train stats [--min-ply P] [--max-score S] DATA...
        tessera-train convert --out FILE.bin TEXT...
-       tessera-train text --out FILE DATA...";
+       tessera-train text --out FILE DATA...
+       tessera-train import-pgn --out FILE.bin --players NAME,NAME... PGN...";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -35,6 +37,7 @@ fn main() -> ExitCode {
         Some("stats") => run_stats(&args[1..]),
         Some("convert") => run_convert(&args[1..]),
         Some("text") => run_text(&args[1..]),
+        Some("import-pgn") => run_import_pgn(&args[1..]),
         _ => Err("unknown command".to_string()),
     };
     match result {
@@ -300,6 +303,48 @@ fn run_convert(args: &[String]) -> Result<(), String> {
     }
     writer.flush().map_err(|e| format!("{out}: {e}"))?;
     eprintln!("{games} games, {positions} positions -> {out}");
+    Ok(())
+}
+
+/// Games between the Tessera builds named by `--players` (the PGN's White and
+/// Black names), with the score of every engine move, as binary games.
+fn run_import_pgn(args: &[String]) -> Result<(), String> {
+    let (flags, paths) = parse(args, &["out", "players"])?;
+    let out = flags.get("out").ok_or("--out FILE is required")?;
+    let players: std::collections::HashSet<String> = flags
+        .get("players")
+        .ok_or("--players NAME,NAME... is required: the PGN names of the Tessera builds")?
+        .split(',')
+        .map(|s| s.trim().to_string())
+        .collect();
+    let file = std::fs::File::create(out).map_err(|e| format!("{out}: {e}"))?;
+    let mut writer = BufWriter::new(file);
+    let (mut games, mut positions) = (0u64, 0u64);
+    let mut skipped = std::collections::BTreeMap::<String, u64>::new();
+    for path in &paths {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        for pgn in trainer::pgn::parse_pgn(&text) {
+            match trainer::pgn::to_game(&pgn, &players) {
+                Ok(game) => {
+                    games += 1;
+                    positions += game.plies.len() as u64;
+                    write_game(&mut writer, &game).map_err(|e| format!("{out}: {e}"))?;
+                }
+                Err(why) => {
+                    let key = match why {
+                        trainer::pgn::Skipped::Invalid(e) => {
+                            eprintln!("{}: skipped: {e}", path.display());
+                            "invalid".to_string()
+                        }
+                        other => format!("{other:?}"),
+                    };
+                    *skipped.entry(key).or_default() += 1;
+                }
+            }
+        }
+    }
+    writer.flush().map_err(|e| format!("{out}: {e}"))?;
+    eprintln!("{games} games, {positions} positions -> {out}; skipped: {skipped:?}");
     Ok(())
 }
 
