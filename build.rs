@@ -1,10 +1,15 @@
-//! The start-up CPU check (see `src/cpu_check.rs`): writes `cpu_features.rs`
-//! into `OUT_DIR`, the table of the CPU features this build targets
-//! (`-C target-cpu=...`, `-C target-feature=...`) with where `cpuid` reports
-//! each and what register state the OS must save for it; then compiles
-//! `src/cpu_check.rs` with that table into an object for *baseline* x86-64
-//! (none of the build's target features) and links it into the `tessera`
-//! binary, where it runs before anything else.
+//! Two things the `tessera` binary needs from its build:
+//!
+//! * `TESSERA_VERSION`, the version it reports (`id name Tessera 0.2.0 3f2a9c1`):
+//!   the package version and, in a git checkout, the short commit of the build;
+//!   a build from a source archive (no git, or no `.git`) has the version alone.
+//! * The start-up CPU check (see `src/cpu_check.rs`): writes `cpu_features.rs`
+//!   into `OUT_DIR`, the table of the CPU features this build targets
+//!   (`-C target-cpu=...`, `-C target-feature=...`) with where `cpuid` reports
+//!   each and what register state the OS must save for it; then compiles
+//!   `src/cpu_check.rs` with that table into an object for *baseline* x86-64
+//!   (none of the build's target features) and links it into the `tessera`
+//!   binary, where it runs before anything else.
 
 use std::fmt::Write as _;
 
@@ -98,6 +103,7 @@ const NOT_CPU: &[&str] = &["crt-static"];
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rustc-env=TESSERA_VERSION={}", version());
     println!("cargo:rerun-if-changed=src/cpu_check.rs");
     println!("cargo:rerun-if-env-changed=CARGO_ENCODED_RUSTFLAGS");
     println!("cargo:rustc-check-cfg=cfg(tessera_cpu_check)");
@@ -148,4 +154,36 @@ fn main() {
         panic!("compiling src/cpu_check.rs failed:\n{}", String::from_utf8_lossy(&result.stderr));
     }
     println!("cargo:rustc-link-arg-bins={}", object.display());
+}
+
+/// The package version, then the short commit where the sources are a git
+/// checkout of their own (not sources that merely sit inside another repository).
+/// Asks cargo to run this again when the checkout moves to another commit.
+fn version() -> String {
+    let dir = std::path::PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default());
+    let version = std::env::var("CARGO_PKG_VERSION").unwrap_or_default();
+    let git = |args: &[&str]| -> Option<String> {
+        let out = std::process::Command::new("git").arg("-C").arg(&dir).args(args).output().ok()?;
+        let text = String::from_utf8(out.stdout).ok()?;
+        out.status.success().then(|| text.trim().to_string())
+    };
+    let same = |a: &std::path::Path, b: &std::path::Path| {
+        a.canonicalize().ok().is_some_and(|a| b.canonicalize().ok() == Some(a))
+    };
+    let own = git(&["rev-parse", "--show-toplevel"]).is_some_and(|top| same(top.as_ref(), &dir));
+    let Some(commit) = own.then(|| git(&["rev-parse", "--short", "HEAD"])).flatten() else {
+        return version;
+    };
+    // HEAD names the branch (or the commit); the branch's file, the packed refs or
+    // HEAD's log changes with every commit, checkout and reset. Only files that
+    // exist are named: cargo would run this on every build for one that does not.
+    let branch = git(&["symbolic-ref", "-q", "HEAD"]);
+    for name in ["HEAD", "logs/HEAD", "packed-refs"].into_iter().chain(branch.as_deref()) {
+        if let Some(path) = git(&["rev-parse", "--git-path", name]).map(|p| dir.join(p))
+            && path.is_file()
+        {
+            println!("cargo:rerun-if-changed={}", path.display());
+        }
+    }
+    format!("{version} {commit}")
 }

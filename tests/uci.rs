@@ -5,6 +5,29 @@ mod common;
 use common::{Engine, SLOW, info_field, is_legal};
 use std::time::{Duration, Instant};
 
+/// `id name` tells builds apart: `Tessera`, the package version, then the
+/// short commit of the checkout it was built from (git asked here on its own).
+#[test]
+fn id_name_is_the_version_and_the_commit_built() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git").arg("-C").arg(root).args(args).output().ok()?;
+        out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+    };
+    let own_checkout = git(&["rev-parse", "--show-toplevel"])
+        .is_some_and(|top| std::fs::canonicalize(top).ok() == std::fs::canonicalize(root).ok());
+    let version = env!("CARGO_PKG_VERSION");
+    let expected = match own_checkout.then(|| git(&["rev-parse", "--short", "HEAD"])).flatten() {
+        Some(commit) => format!("id name Tessera {version} {commit}"),
+        None => format!("id name Tessera {version}"),
+    };
+    let mut e = Engine::start();
+    e.send("uci");
+    let (_, before) = e.wait_for(SLOW, |l| l == "uciok");
+    assert_eq!(before.iter().find(|l| l.starts_with("id name ")), Some(&expected), "{before:?}");
+    assert!(e.quit(SLOW));
+}
+
 #[test]
 fn handshake_lists_options_and_answers_isready() {
     let mut e = Engine::start();

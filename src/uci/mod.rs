@@ -153,7 +153,7 @@ impl Engine {
         match command {
             Command::Empty => {}
             Command::Uci => {
-                self.out.line(concat!("id name Tessera ", env!("CARGO_PKG_VERSION")));
+                self.out.line(&format!("id name Tessera {}", crate::VERSION));
                 self.out.line("id author the Tessera developers");
                 for line in options::option_lines() {
                     self.out.line(&line);
