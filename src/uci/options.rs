@@ -230,8 +230,9 @@ pub const DEFAULT_HASH_MB: usize = 16;
 /// The default `Move Overhead` in milliseconds.
 pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
 
-/// The machine's memory in MB (the `Hash` maximum), from `/proc/meminfo` where available.
-fn machine_memory_mb() -> i64 {
+/// The machine's memory in MB (the `Hash` maximum), from `/proc/meminfo` where
+/// available, at most what the table can address.
+pub fn machine_memory_mb() -> i64 {
     let from_proc = std::fs::read_to_string("/proc/meminfo").ok().and_then(|text| {
         let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
         let kb: i64 = line.split_whitespace().nth(1)?.parse().ok()?;
