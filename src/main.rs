@@ -3,8 +3,10 @@
 //! `tessera` with no arguments speaks UCI on stdin/stdout. Subcommands:
 //! `tessera bench [depth] [threads] [hash]` searches a fixed position list and
 //! prints `<nodes> nodes <nps> nps`; `tessera perft <depth> [fen]` prints a
-//! divide and the node count; `tessera tune-spsa` (with the `tune` feature)
-//! prints OpenBench's SPSA input for the search's tunables. Any other arguments are UCI commands, one per
+//! divide and the node count; `tessera --version` prints the version and the
+//! commit built; `tessera tune-spsa` (with the `tune` feature) prints
+//! OpenBench's SPSA input for the search's tunables. Any other arguments are
+//! UCI commands, one per
 //! argument, run in order (`tessera "genfens 10 seed 1 book None" quit`, as
 //! OpenBench sends). The `cluster` feature runs the UCI engine over MPI ranks
 //! when an MPI launcher starts it (docs/cluster.md).
@@ -48,6 +50,10 @@ fn main() -> ExitCode {
         Some("bench") => bench::run(&args[1..]),
         Some("datagen") => datagen::run(&args[1..]),
         Some("tune-spsa") => tune_spsa(),
+        Some("--version" | "-V") => {
+            println!("Tessera {}", tessera::VERSION);
+            ExitCode::SUCCESS
+        }
         Some("help" | "--help" | "-h") => {
             println!("usage: tessera                              start the UCI loop");
             println!("       tessera bench [depth] [threads] [mb]  search the bench positions");
@@ -64,6 +70,9 @@ fn main() -> ExitCode {
             );
             println!(
                 "       tessera tune-spsa                     OpenBench SPSA input (tune build)"
+            );
+            println!(
+                "       tessera --version                    the version and the commit built"
             );
             ExitCode::SUCCESS
         }

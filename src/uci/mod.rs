@@ -5,11 +5,13 @@
 //! new value first and applied only if it is valid; otherwise exactly one
 //! `info string error: ...` line is printed. Every `go` that asks for a search
 //! is answered by exactly one `bestmove`, whatever else it contains. The loop
-//! stays responsive while the engine works (`isready`, `stop`, `ponderhit`,
-//! `quit` are answered at once) because searches run on the pool's threads and
-//! `go perft` on a thread of its own. Input that is not UTF-8, or absurdly
-//! long, is a line to report, never the end of input; a refused resource
-//! (memory for `Hash`, a thread for `Threads`) is an error line, and the
+//! stays responsive while the engine works (`isready`, `stop`, `ponderhit` are
+//! answered at once) because searches run on the pool's threads and `go perft`
+//! on a thread of its own. `quit` and end of input stop a search at once but
+//! let a `go perft` print its count first, as a script that pipes `go perft N`
+//! then `quit` expects (`stop` ends the count). Input that is not UTF-8, or
+//! absurdly long, is a line to report, never the end of input; a refused
+//! resource (memory for `Hash`, a thread for `Threads`) is an error line, and the
 //! engine keeps what it had.
 //!
 //! In a cluster ([`run_in_cluster`]) the same loop runs on every rank: the
@@ -108,7 +110,10 @@ pub fn run_in_cluster(
             break;
         }
     }
-    engine.stop_perft();
+    // A script's `go perft N` then `quit` (or end of input) expects the count.
+    if let Some(job) = engine.perft.take() {
+        job.finish();
+    }
     engine.pool.stop();
     engine.pool.wait_idle();
     ExitCode::SUCCESS
@@ -148,7 +153,7 @@ impl Engine {
         match command {
             Command::Empty => {}
             Command::Uci => {
-                self.out.line(concat!("id name Tessera ", env!("CARGO_PKG_VERSION")));
+                self.out.line(&format!("id name Tessera {}", crate::VERSION));
                 self.out.line("id author the Tessera developers");
                 for line in options::option_lines() {
                     self.out.line(&line);

@@ -232,9 +232,9 @@ pub const DEFAULT_HASH_MB: usize = 16;
 pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
 
 /// The machine's memory in MB (the `Hash` maximum), from `/proc/meminfo` where
-/// available: read at the first call (every `setoption` declares the options
-/// anew), then remembered.
-fn machine_memory_mb() -> i64 {
+/// available (at most what the table can address): read at the first call
+/// (every `setoption` declares the options anew), then remembered.
+pub fn machine_memory_mb() -> i64 {
     static MB: OnceLock<i64> = OnceLock::new();
     *MB.get_or_init(|| {
         let from_proc = std::fs::read_to_string("/proc/meminfo").ok().and_then(|text| {
