@@ -9,6 +9,7 @@
 #   make RUSTFLAGS_EXTRA=-Ctarget-feature=-bmi2   # more rustc flags (here: magics, not PEXT)
 #   make EXE=/tmp/x           # any output path (OpenBench passes EXE)
 #   make EXE=x EVALFILE=net   # a network file for the build to embed
+#   make FEATURES=tune        # cargo features (the tune build: docs/search.md, Tuning)
 #   make check-builds         # builds portable, avx2 and native; each must give the same bench
 #
 # OpenBench builds Rust engines with this cargo command. The CPU goes to every
@@ -21,6 +22,7 @@
 # embeds that network instead of the default one.
 
 EXE ?= tessera
+FEATURES ?=
 ARCH ?= native
 RUSTFLAGS_EXTRA ?=
 
@@ -31,7 +33,7 @@ endif
 .PHONY: default portable avx2 native check-builds test bench clean
 
 default:
-	RUSTFLAGS="-C target-cpu=$(ARCH) $(RUSTFLAGS_EXTRA)" cargo rustc --release --bin tessera \
+	RUSTFLAGS="-C target-cpu=$(ARCH) $(RUSTFLAGS_EXTRA)" cargo rustc --release --bin tessera $(if $(strip $(FEATURES)),--features $(FEATURES)) \
 	    --target-dir target/$(ARCH) -- --emit link=$(EXE)
 
 portable:

@@ -4,7 +4,9 @@
 //! `tessera bench [depth] [threads] [hash]` searches a fixed position list and
 //! prints `<nodes> nodes <nps> nps`; `tessera perft <depth> [fen]` prints a
 //! divide and the node count; `tessera --version` prints the version and the
-//! commit built. Any other arguments are UCI commands, one per
+//! commit built; `tessera tune-spsa` (with the `tune` feature) prints
+//! OpenBench's SPSA input for the search's tunables. Any other arguments are
+//! UCI commands, one per
 //! argument, run in order (`tessera "genfens 10 seed 1 book None" quit`, as
 //! OpenBench sends). The `cluster` feature runs the UCI engine over MPI ranks
 //! when an MPI launcher starts it (docs/cluster.md).
@@ -15,6 +17,24 @@ mod cluster_main;
 
 use std::process::ExitCode;
 use tessera::{datagen, perft_cmd, uci};
+
+/// `tessera tune-spsa`: OpenBench's SPSA input for every tunable of the search,
+/// `name, int, default, min, max, c_end, r_end` (built with `--features tune`,
+/// in which the tunables are UCI options of the same names).
+fn tune_spsa() -> ExitCode {
+    if cfg!(feature = "tune") {
+        for line in search::params::spsa_lines() {
+            println!("{line}");
+        }
+        ExitCode::SUCCESS
+    } else {
+        eprintln!(
+            "tessera tune-spsa: this build has no tunable options; \
+             build with `cargo build --release --features tune`"
+        );
+        ExitCode::FAILURE
+    }
+}
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -29,6 +49,7 @@ fn main() -> ExitCode {
         Some("perft") => perft_cmd::run_cli(&args[1..]),
         Some("bench") => bench::run(&args[1..]),
         Some("datagen") => datagen::run(&args[1..]),
+        Some("tune-spsa") => tune_spsa(),
         Some("--version" | "-V") => {
             println!("Tessera {}", tessera::VERSION);
             ExitCode::SUCCESS
@@ -46,6 +67,9 @@ fn main() -> ExitCode {
             );
             println!(
                 "                       [--openings PATH] [--random-plies R]   self-play training data"
+            );
+            println!(
+                "       tessera tune-spsa                     OpenBench SPSA input (tune build)"
             );
             println!(
                 "       tessera --version                    the version and the commit built"

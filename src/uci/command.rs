@@ -2,6 +2,8 @@
 //! the current position, so that applying a command cannot fail halfway.
 
 use super::go::{Go, parse_go};
+#[cfg(feature = "tune")]
+use super::options::OptionError;
 use super::options::{Settings, parse_change};
 use crate::perft_cmd::MAX_PERFT_DEPTH;
 use board::{Board, Position, STARTPOS_FEN};
@@ -21,6 +23,9 @@ pub enum Command {
     Position(Position),
     /// A valid `setoption`: every option's value after it.
     SetOption(Settings),
+    /// A valid `setoption` of a search tunable (`tune` feature): its name and new value.
+    #[cfg(feature = "tune")]
+    SetTunable(&'static str, i32),
     /// `go perft <depth>`.
     Perft(u32),
     /// `go ...` (a search; always answered with `bestmove`).
@@ -42,6 +47,10 @@ impl Command {
     /// passes on to the other ranks): `position`, a search's `go`, `stop`,
     /// `ponderhit`, `setoption`, `ucinewgame` and `quit`.
     pub fn changes_state(&self) -> bool {
+        #[cfg(feature = "tune")]
+        if let Command::SetTunable(..) = self {
+            return true;
+        }
         matches!(
             self,
             Command::Position(_)
@@ -116,6 +125,20 @@ fn parse_setoption(tokens: &[&str], settings: &Settings) -> Result<Command, Stri
         Some(i) => (rest[..i].join(" "), Some(rest[i + 1..].join(" "))),
         None => (rest.join(" "), None),
     };
+    #[cfg(feature = "tune")]
+    if let Some(t) = search::params::find(&name) {
+        let text = value.as_deref().unwrap_or("").trim();
+        return text
+            .parse::<i32>()
+            .ok()
+            .filter(|v| (t.min..=t.max).contains(v))
+            .map(|v| Command::SetTunable(t.name, v))
+            .ok_or_else(|| {
+                let (min, max) = (i64::from(t.min), i64::from(t.max));
+                let got = text.to_string();
+                format!("setoption: {}", OptionError::OutOfRange { name: t.name, min, max, got })
+            });
+    }
     parse_change(&name, value.as_deref(), settings)
         .map(Command::SetOption)
         .map_err(|e| format!("setoption: {e}"))
@@ -128,5 +151,22 @@ fn parse_perft(tokens: &[&str]) -> Result<Command, String> {
             _ => Err(format!("go perft: expected a depth from 0 to {MAX_PERFT_DEPTH}")),
         },
         _ => Err(format!("go perft: expected one depth from 0 to {MAX_PERFT_DEPTH}")),
+    }
+}
+
+#[cfg(all(test, feature = "tune"))]
+mod tests {
+    use super::*;
+
+    /// A tunable's `setoption` is checked against its declared range before anything changes.
+    #[test]
+    fn tunables_are_set_within_their_range() {
+        let (position, settings) = (Position::new(Board::startpos()), Settings::default());
+        let parse = |line: &str| parse(line, &position, &settings);
+        let set = parse("setoption name RFP_margin value 120");
+        assert!(matches!(set, Ok(Command::SetTunable("rfp_margin", 120))), "{set:?}");
+        assert!(parse("setoption name rfp_margin value 201").unwrap_err().contains("40 to 200"));
+        assert!(parse("setoption name rfp_margin value x").is_err());
+        assert!(parse("setoption name rfp_margin").is_err());
     }
 }

@@ -169,6 +169,12 @@ impl Engine {
             }
             Command::Position(position) => self.position = position,
             Command::SetOption(settings) => self.apply_settings(settings),
+            #[cfg(feature = "tune")]
+            Command::SetTunable(name, value) => {
+                if let Err(e) = search::params::set(name, value) {
+                    self.error(&format!("setoption: {e}"));
+                }
+            }
             Command::Perft(depth) => {
                 self.stop_perft();
                 self.pool.stop();

@@ -330,8 +330,33 @@ impl fmt::Display for OptionError {
     }
 }
 
-/// The `option name ...` lines for the `uci` reply.
+/// The `option name ...` lines for the `uci` reply: the declared options, then
+/// (with the `tune` feature) the search's tunables, by their declared names.
 pub fn option_lines() -> Vec<String> {
+    let mut lines = declared_option_lines();
+    lines.extend(tunable_option_lines());
+    lines
+}
+
+/// The search's tunables as spin options (`tune` feature).
+#[cfg(feature = "tune")]
+fn tunable_option_lines() -> Vec<String> {
+    search::params::TUNABLES
+        .iter()
+        .map(|t| {
+            let search::params::Tunable { name, default, min, max, .. } = *t;
+            format!("option name {name} type spin default {default} min {min} max {max}")
+        })
+        .collect()
+}
+
+/// Without the `tune` feature the tunables are constants, not options.
+#[cfg(not(feature = "tune"))]
+fn tunable_option_lines() -> Vec<String> {
+    Vec::new()
+}
+
+fn declared_option_lines() -> Vec<String> {
     declarations()
         .iter()
         .map(|d| match d.kind {
@@ -494,6 +519,16 @@ mod tests {
         let mut limit = 0i32;
         limit.set_from(&Value::Spin(-3)).unwrap();
         assert_eq!(limit, -3);
+    }
+
+    /// The search's tunables are spin options in the `tune` build, and only there.
+    #[test]
+    fn tunables_are_options_only_when_tuning() {
+        let lines = option_lines();
+        let rfp = "option name rfp_margin type spin default 90 min 40 max 200";
+        assert_eq!(lines.iter().any(|l| l == rfp), cfg!(feature = "tune"));
+        let extra = if cfg!(feature = "tune") { search::params::TUNABLES.len() } else { 0 };
+        assert_eq!(lines.len(), declarations().len() + extra);
     }
 
     #[test]

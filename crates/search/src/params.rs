@@ -3,6 +3,201 @@
 //!
 //! What each technique was measured to be worth, and how the margins were
 //! chosen, is recorded in docs/search.md.
+//!
+//! The margins that SPSA may move are declared once, in [`tunables!`], with
+//! their default, range and step. Each is read through an accessor of its
+//! name (`rfp_margin()`): in the default build a `const fn` returning the
+//! default, so the search compiles to the same constants; with the `tune`
+//! feature an atomic that `setoption` sets, so that a tuner can move it. The
+//! other constants are limits that tuning does not touch.
+
+#[cfg(feature = "tune")]
+use std::sync::atomic::{AtomicI32, Ordering};
+
+/// One tunable parameter, as declared in [`tunables!`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tunable {
+    /// The name: of its accessor, its UCI option and its SPSA line.
+    pub name: &'static str,
+    /// The value the search uses unless told otherwise.
+    pub default: i32,
+    /// The smallest value accepted.
+    pub min: i32,
+    /// The largest value accepted.
+    pub max: i32,
+    /// SPSA's perturbation at the end of a run (OpenBench's `c_end`).
+    pub step: i32,
+    /// What it is, from its doc comment.
+    pub doc: &'static str,
+}
+
+/// SPSA's learning rate at the end of a run (OpenBench's `r_end`), the same
+/// for every parameter.
+pub const SPSA_R_END: f64 = 0.002;
+
+impl Tunable {
+    /// The parameter's line of OpenBench's SPSA input:
+    /// `name, int, default, min, max, c_end, r_end`.
+    pub fn spsa_line(&self) -> String {
+        let Tunable { name, default, min, max, step, .. } = *self;
+        format!("{name}, int, {default}, {min}, {max}, {step}, {SPSA_R_END}")
+    }
+}
+
+/// Declares every tunable once — doc, name, default, range, step — and derives
+/// from that one list [`TUNABLES`], the accessors (constants by default, atomics
+/// with the `tune` feature) and, under `tune`, [`set`].
+macro_rules! tunables {
+    ($($(#[doc = $doc:literal])+ $name:ident = $default:literal, $min:literal..=$max:literal, step $step:literal;)+) => {
+        /// Every tunable parameter, in declaration order.
+        pub const TUNABLES: &[Tunable] = &[$(Tunable {
+            name: stringify!($name),
+            default: $default,
+            min: $min,
+            max: $max,
+            step: $step,
+            doc: concat!($($doc),+),
+        },)+];
+
+        /// The declared defaults, as constants (what the default build's accessors return).
+        #[allow(non_upper_case_globals)]
+        pub mod defaults {
+            $($(#[doc = $doc])+ pub const $name: i32 = $default;)+
+        }
+
+        $(
+            $(#[doc = $doc])+
+            #[cfg(not(feature = "tune"))]
+            #[inline(always)]
+            pub const fn $name() -> i32 {
+                defaults::$name
+            }
+        )+
+
+        /// The index of each tunable in [`TUNABLES`] and `VALUES`.
+        #[cfg(feature = "tune")]
+        #[allow(non_camel_case_types)]
+        #[repr(usize)]
+        enum Index {
+            $($name,)+
+        }
+
+        /// The current value of every tunable, in [`TUNABLES`] order.
+        #[cfg(feature = "tune")]
+        static VALUES: [AtomicI32; TUNABLES.len()] = [$(AtomicI32::new($default),)+];
+
+        $(
+            $(#[doc = $doc])+
+            #[cfg(feature = "tune")]
+            #[inline(always)]
+            pub fn $name() -> i32 {
+                VALUES[Index::$name as usize].load(Ordering::Relaxed)
+            }
+        )+
+    };
+}
+
+/// Sets tunable `name` (as declared, any case) to `value`, and rebuilds what
+/// depends on it (the LMR table). Values outside the declared range are refused.
+#[cfg(feature = "tune")]
+pub fn set(name: &str, value: i32) -> Result<(), String> {
+    let i = TUNABLES
+        .iter()
+        .position(|t| t.name.eq_ignore_ascii_case(name))
+        .ok_or_else(|| format!("unknown tunable '{name}'"))?;
+    let t = &TUNABLES[i];
+    if !(t.min..=t.max).contains(&value) {
+        return Err(format!("{} takes {} to {}, not {value}", t.name, t.min, t.max));
+    }
+    VALUES[i].store(value, Ordering::Relaxed);
+    rebuild_lmr();
+    Ok(())
+}
+
+/// The tunable declared as `name` (any case).
+pub fn find(name: &str) -> Option<&'static Tunable> {
+    TUNABLES.iter().find(|t| t.name.eq_ignore_ascii_case(name))
+}
+
+tunables! {
+    // Step 5. Reverse futility pruning.
+    /// Reverse futility: a node whose static eval beats beta by this much per ply is cut.
+    rfp_margin = 90, 40..=200, step 10;
+    /// Reverse futility applies up to this depth.
+    rfp_max_depth = 5, 3..=10, step 1;
+
+    // Step 5b. Razoring.
+    /// Razoring: eval + this margin per ply of depth below alpha hands the node to quiescence.
+    razor_margin = 250, 100..=500, step 25;
+    /// Razoring applies up to this depth.
+    razor_max_depth = 3, 1..=6, step 1;
+
+    // Step 6. Null move pruning.
+    /// The null move's reduction: a base ...
+    nmp_base_reduction = 3, 1..=6, step 1;
+    /// ... plus one ply per this many plies of depth ...
+    nmp_depth_divisor = 3, 2..=6, step 1;
+    /// ... plus one ply per this many centipawns the eval exceeds beta by ...
+    nmp_eval_divisor = 200, 80..=400, step 20;
+    /// ... up to this many.
+    nmp_max_eval_reduction = 3, 1..=6, step 1;
+
+    // Step 9. Pruning at shallow depth.
+    /// Futility: quiet moves are skipped when eval + this + `futility_per_depth` × depth cannot reach alpha.
+    futility_base = 80, 20..=200, step 10;
+    /// Futility's margin per ply of (reduced) depth.
+    futility_per_depth = 90, 40..=200, step 10;
+    /// Futility applies up to this (reduced) depth.
+    futility_max_depth = 8, 4..=12, step 1;
+    /// SEE pruning of quiet moves: threshold per squared ply of (reduced) depth.
+    see_quiet_margin = -25, -80..=-5, step 5;
+    /// SEE pruning of captures: threshold per ply of depth.
+    see_noisy_margin = -100, -200..=-30, step 10;
+    /// Capture history shifts the SEE threshold of a capture by 1 cp per this much history.
+    see_capture_history_divisor = 64, 16..=256, step 12;
+    /// History pruning: quiet moves whose history is below minus this × depth are skipped.
+    history_pruning_margin = 2048, 512..=8192, step 256;
+
+    // Step 10. Singular extensions.
+    /// Singular extensions apply from this depth ...
+    singular_min_depth = 8, 4..=12, step 1;
+    /// ... to a hash move whose entry is at most this many plies shallower than the node.
+    singular_tt_depth_margin = 3, 1..=6, step 1;
+    /// The singular beta is the stored score minus this much per ply of depth.
+    singular_margin_per_depth = 1, 1..=4, step 1;
+    /// A move singular by this much more (at non-PV nodes) is extended twice.
+    double_extension_margin = 20, 5..=60, step 5;
+
+    // Step 11. Late move reductions.
+    /// The LMR table's constant term, in hundredths of a ply.
+    lmr_base = 50, 0..=150, step 10;
+    /// The LMR table's divisor of `ln(depth) × ln(move number)`, in hundredths.
+    lmr_divisor = 250, 150..=400, step 15;
+    /// A quiet move's reduction shrinks by one ply per this much history (and grows for bad history).
+    lmr_history_divisor = 8192, 2048..=16384, step 512;
+
+    // Quiescence.
+    /// Quiescence futility: a capture whose victim cannot lift stand pat plus this margin to alpha is skipped.
+    qs_futility_margin = 150, 50..=300, step 15;
+
+    // Aspiration windows.
+    /// Aspiration windows start at this half-width (centipawns).
+    aspiration_window = 20, 8..=50, step 3;
+
+    // Time management, in hundredths.
+    /// The soft time limit's scale when the best move just changed ...
+    time_scale_unstable = 140, 100..=200, step 5;
+    /// ... less this much for each iteration it stayed the same.
+    time_scale_per_stable_iteration = 15, 5..=30, step 2;
+    /// The node-share scale is `(this − share) × time_nodes_factor`.
+    time_nodes_base = 150, 110..=200, step 5;
+    /// The node-share scale's factor.
+    time_nodes_factor = 135, 80..=200, step 8;
+    /// After a fail low the soft limit grows by 1 % per this many centipawns of drop ...
+    time_fail_low_cp_per_percent = 2, 1..=6, step 1;
+    /// ... up to this factor.
+    time_fail_low_max = 150, 100..=250, step 8;
+}
 
 /// Deepest ply the search reaches (arrays are sized by it).
 pub const MAX_SEARCH_PLY: usize = 128;
@@ -15,27 +210,12 @@ pub const MAX_DEPTH: i32 = 100;
 /// exact, and should outlive ordinary entries (Stockfish stores `depth + 6`).
 pub const TB_DEPTH_BONUS: i32 = 6;
 
-// Step 5. Reverse futility pruning.
-
-/// Reverse futility: a node whose static eval beats beta by this much per ply is cut.
-pub const RFP_MARGIN: i32 = 90;
-/// Reverse futility applies up to this depth.
-pub const RFP_MAX_DEPTH: i32 = 5;
-
 // Step 6. Null move pruning.
 
 /// Null move applies from this depth.
 pub const NMP_MIN_DEPTH: i32 = 3;
 /// From this depth a null-move cutoff is verified by a reduced normal search (zugzwang guard).
 pub const NMP_VERIFY_DEPTH: i32 = 12;
-/// The null move's reduction: a base ...
-pub const NMP_BASE_REDUCTION: i32 = 3;
-/// ... plus one ply per this many plies of depth ...
-pub const NMP_DEPTH_DIVISOR: i32 = 3;
-/// ... plus one ply per this many centipawns the eval exceeds beta by ...
-pub const NMP_EVAL_DIVISOR: i32 = 200;
-/// ... up to this many.
-pub const NMP_MAX_EVAL_REDUCTION: i32 = 3;
 
 /// In a verification search of depth `depth`, the side that passed may not pass
 /// again for this many plies.
@@ -44,18 +224,11 @@ pub const fn nmp_verification_plies(depth: i32) -> usize {
 }
 
 /// How many plies shallower than the node the null move's reply is searched.
-pub const fn nmp_reduction(depth: i32, eval_over_beta: i32) -> i32 {
-    let by_eval = eval_over_beta / NMP_EVAL_DIVISOR;
-    let by_eval = if by_eval < NMP_MAX_EVAL_REDUCTION { by_eval } else { NMP_MAX_EVAL_REDUCTION };
-    NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR + by_eval
+#[inline(always)]
+pub fn nmp_reduction(depth: i32, eval_over_beta: i32) -> i32 {
+    let by_eval = (eval_over_beta / nmp_eval_divisor()).min(nmp_max_eval_reduction());
+    nmp_base_reduction() + depth / nmp_depth_divisor() + by_eval
 }
-
-// Step 5b. Razoring.
-
-/// Razoring applies up to this depth ...
-pub const RAZOR_MAX_DEPTH: i32 = 3;
-/// ... when eval + this margin per ply of depth is below alpha.
-pub const RAZOR_MARGIN: i32 = 250;
 
 // Step 7. Internal iterative reduction.
 
@@ -74,38 +247,14 @@ pub const fn lmp_limit(depth: i32, improving: bool) -> usize {
     (if improving { base } else { base / 2 }) as usize
 }
 
-/// Futility: quiet moves are skipped when eval + BASE + PER_DEPTH * depth cannot reach alpha.
-pub const FUTILITY_BASE: i32 = 80;
-/// See [`FUTILITY_BASE`].
-pub const FUTILITY_PER_DEPTH: i32 = 90;
-/// Futility applies up to this (reduced) depth.
-pub const FUTILITY_MAX_DEPTH: i32 = 8;
-
-/// SEE pruning of quiet moves: threshold per squared ply of (reduced) depth.
-pub const SEE_QUIET_MARGIN: i32 = -25;
-/// SEE pruning of captures: threshold per ply of depth.
-pub const SEE_NOISY_MARGIN: i32 = -100;
-/// Capture history shifts the SEE threshold of a capture by 1 cp per this much history.
-pub const SEE_CAPTURE_HISTORY_DIVISOR: i32 = 64;
-
-/// History pruning: quiet moves whose history is below `-HISTORY_PRUNING_MARGIN × depth` ...
-pub const HISTORY_PRUNING_MARGIN: i32 = 2048;
-/// ... are skipped up to this (reduced) depth.
+/// History pruning applies up to this (reduced) depth.
 pub const HISTORY_PRUNING_MAX_DEPTH: i32 = 4;
 /// SEE pruning of captures applies up to this depth.
 pub const SEE_NOISY_MAX_DEPTH: i32 = 8;
 
 // Step 10. Singular extensions.
 
-/// Singular extensions apply from this depth ...
-pub const SINGULAR_MIN_DEPTH: i32 = 8;
-/// ... to a hash move whose entry is at most this many plies shallower than the node.
-pub const SINGULAR_TT_DEPTH_MARGIN: i32 = 3;
-/// The singular beta is the stored score minus this much per ply of depth.
-pub const SINGULAR_MARGIN_PER_DEPTH: i32 = 1;
-/// A move singular by this much more (at non-PV nodes) is extended twice ...
-pub const DOUBLE_EXTENSION_MARGIN: i32 = 20;
-/// ... at most this many times along a line.
+/// Double extensions: at most this many along a line.
 pub const MAX_DOUBLE_EXTENSIONS: u8 = 6;
 
 // Step 10b. Check extension.
@@ -120,11 +269,53 @@ pub const fn extension_ply_limit(root_depth: i32) -> i32 {
 
 /// Late move reductions apply from this depth.
 pub const LMR_MIN_DEPTH: i32 = 3;
-/// A quiet move's reduction shrinks by one ply per this much history (and grows for bad history).
-pub const LMR_HISTORY_DIVISOR: i32 = 8192;
 
-/// Late move reductions, `[depth][move number]`, from a log formula, computed at compile time.
-pub static LMR: [[i32; 64]; 64] = lmr_table();
+/// The late move reduction of the `moves`-th move at `depth` (both below 64),
+/// before the adjustments of Step 11: `lmr_base + ln(depth) ln(moves) / lmr_divisor`.
+#[cfg(not(feature = "tune"))]
+#[inline(always)]
+pub fn lmr_reduction(depth: usize, moves: usize) -> i32 {
+    LMR[depth][moves]
+}
+
+/// See the default build's `lmr_reduction`; here read from the rebuilt table.
+#[cfg(feature = "tune")]
+#[inline(always)]
+pub fn lmr_reduction(depth: usize, moves: usize) -> i32 {
+    LMR[depth][moves].load(Ordering::Relaxed)
+}
+
+/// The late move reductions, `[depth][move number]`, computed at compile time.
+#[cfg(not(feature = "tune"))]
+static LMR: [[i32; 64]; 64] = lmr_table(defaults::lmr_base, defaults::lmr_divisor);
+
+/// The late move reductions, rebuilt by [`set`] from the current coefficients
+/// (their defaults at start-up).
+#[cfg(feature = "tune")]
+static LMR: [[AtomicI32; 64]; 64] = {
+    let table = lmr_table(defaults::lmr_base, defaults::lmr_divisor);
+    let mut atomics = [const { [const { AtomicI32::new(0) }; 64] }; 64];
+    let mut d = 0;
+    while d < 64 {
+        let mut m = 0;
+        while m < 64 {
+            atomics[d][m] = AtomicI32::new(table[d][m]);
+            m += 1;
+        }
+        d += 1;
+    }
+    atomics
+};
+
+#[cfg(feature = "tune")]
+fn rebuild_lmr() {
+    let table = lmr_table(lmr_base(), lmr_divisor());
+    for (row, values) in LMR.iter().zip(table) {
+        for (entry, value) in row.iter().zip(values) {
+            entry.store(value, Ordering::Relaxed);
+        }
+    }
+}
 
 const fn ln(x: f64) -> f64 {
     // Natural log by range reduction and the atanh series (const fn: no std float math).
@@ -147,13 +338,16 @@ const fn ln(x: f64) -> f64 {
     k + 2.0 * sum
 }
 
-const fn lmr_table() -> [[i32; 64]; 64] {
+/// The LMR table for coefficients `base` and `divisor` (hundredths).
+const fn lmr_table(base: i32, divisor: i32) -> [[i32; 64]; 64] {
+    let base = base as f64 / 100.0;
+    let divisor = divisor as f64 / 100.0;
     let mut t = [[0; 64]; 64];
     let mut d = 1;
     while d < 64 {
         let mut m = 1;
         while m < 64 {
-            t[d][m] = (0.5 + ln(d as f64) * ln(m as f64) / 2.5) as i32;
+            t[d][m] = (base + ln(d as f64) * ln(m as f64) / divisor) as i32;
             m += 1;
         }
         d += 1;
@@ -161,40 +355,44 @@ const fn lmr_table() -> [[i32; 64]; 64] {
     t
 }
 
-// Quiescence.
-
-/// Quiescence futility: a capture whose victim cannot lift stand pat plus this
-/// margin to alpha is skipped (as is a losing one once stand pat plus it is below alpha).
-pub const QS_FUTILITY_MARGIN: i32 = 150;
-
 // Aspiration windows.
 
-/// Aspiration windows start at this half-width (centipawns) ...
-pub const ASPIRATION_WINDOW: i32 = 20;
-/// ... from this depth on ...
+/// Aspiration windows start from this depth on ...
 pub const ASPIRATION_MIN_DEPTH: i32 = 5;
 /// ... and the window opens fully once its half-width grows past this.
 pub const ASPIRATION_MAX_WINDOW: i32 = 1000;
 
 // Time management.
 
-/// The soft time limit is scaled by this when the best move just changed ...
-pub const TIME_SCALE_UNSTABLE: f64 = 1.4;
-/// ... and by this much less for each iteration it stayed the same ...
-pub const TIME_SCALE_PER_STABLE_ITERATION: f64 = 0.15;
-/// ... counting up to this many iterations.
+/// The soft limit's stability scale counts up to this many iterations of the
+/// same best move.
 pub const TIME_MAX_STABLE_ITERATIONS: u32 = 5;
-/// The soft limit is scaled by `(TIME_NODES_BASE − share) × TIME_NODES_FACTOR`,
-/// where `share` is the best move's share of the nodes searched: a best move
-/// that took most of the effort is clear, one that took little is not.
-pub const TIME_NODES_BASE: f64 = 1.5;
-/// See [`TIME_NODES_BASE`].
-pub const TIME_NODES_FACTOR: f64 = 1.35;
-/// After a fail low (the score dropped since the last iteration) the soft limit
-/// grows by 1 % per this many centipawns of drop ...
-pub const TIME_FAIL_LOW_CP_PER_PERCENT: i32 = 2;
-/// ... up to this factor.
-pub const TIME_FAIL_LOW_MAX: f64 = 1.5;
+
+/// A tunable in hundredths, as a factor.
+#[inline]
+pub fn hundredths(value: i32) -> f64 {
+    f64::from(value) / 100.0
+}
+
+/// OpenBench's SPSA input, one line per tunable:
+/// `name, int, default, min, max, c_end, r_end`.
+pub fn spsa_lines() -> Vec<String> {
+    TUNABLES.iter().map(Tunable::spsa_line).collect()
+}
+
+/// The Markdown table of the tunables (docs/search.md holds a copy, kept equal by a test).
+pub fn markdown_table() -> String {
+    let mut text = String::from("| name | default | min | max | step | what it is |\n");
+    text.push_str("|---|---:|---:|---:|---:|---|\n");
+    for t in TUNABLES {
+        let doc = t.doc.split_whitespace().collect::<Vec<_>>().join(" ");
+        text.push_str(&format!(
+            "| `{}` | {} | {} | {} | {} | {} |\n",
+            t.name, t.default, t.min, t.max, t.step, doc
+        ));
+    }
+    text
+}
 
 #[cfg(test)]
 mod tests {
@@ -205,5 +403,47 @@ mod tests {
         for x in [1.0f64, 2.0, 3.5, 10.0, 63.0] {
             assert!((ln(x) - x.ln()).abs() < 1e-9, "{x}");
         }
+    }
+
+    #[test]
+    fn declarations_are_consistent() {
+        for (i, t) in TUNABLES.iter().enumerate() {
+            assert!(t.min <= t.default && t.default <= t.max, "{}: default out of range", t.name);
+            assert!(t.step > 0 && t.step <= t.max - t.min, "{}: step", t.name);
+            assert!(!t.doc.trim().is_empty(), "{}: no doc", t.name);
+            assert!(TUNABLES[..i].iter().all(|u| u.name != t.name), "{}: twice", t.name);
+            assert_eq!(find(&t.name.to_uppercase()), Some(t));
+        }
+    }
+
+    /// The table from the coefficients is the formula the engine was measured with.
+    #[test]
+    fn lmr_table_is_the_log_formula() {
+        for d in 1..64 {
+            for m in 1..64 {
+                let want = (0.5 + (d as f64).ln() * (m as f64).ln() / 2.5) as i32;
+                assert_eq!(lmr_reduction(d, m), want, "{d} {m}");
+            }
+        }
+    }
+
+    #[test]
+    fn spsa_lines_have_openbench_fields() {
+        let lines = spsa_lines();
+        assert_eq!(lines.len(), TUNABLES.len());
+        assert_eq!(lines[0], "rfp_margin, int, 90, 40, 200, 10, 0.002");
+    }
+
+    /// `set` refuses what is out of range and rebuilds the LMR table.
+    #[cfg(feature = "tune")]
+    #[test]
+    fn set_moves_a_tunable_and_rebuilds_lmr() {
+        assert!(set("rfp_margin", 1000).is_err());
+        assert!(set("no_such", 1).is_err());
+        let before = lmr_reduction(20, 20);
+        set("lmr_divisor", 150).unwrap();
+        assert!(lmr_reduction(20, 20) > before);
+        set("LMR_DIVISOR", defaults::lmr_divisor).unwrap();
+        assert_eq!(lmr_reduction(20, 20), before);
     }
 }

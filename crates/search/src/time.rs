@@ -4,8 +4,8 @@
 
 use crate::limits::SearchLimits;
 use crate::params::{
-    TIME_FAIL_LOW_CP_PER_PERCENT, TIME_FAIL_LOW_MAX, TIME_MAX_STABLE_ITERATIONS, TIME_NODES_BASE,
-    TIME_NODES_FACTOR, TIME_SCALE_PER_STABLE_ITERATION, TIME_SCALE_UNSTABLE,
+    TIME_MAX_STABLE_ITERATIONS, hundredths, time_fail_low_cp_per_percent, time_fail_low_max,
+    time_nodes_base, time_nodes_factor, time_scale_per_stable_iteration, time_scale_unstable,
 };
 use board::{Color, Move};
 use std::time::{Duration, Instant};
@@ -95,8 +95,8 @@ impl Stability {
     /// The factor for [`TimeManager::soft_expired`]: above 1 when the best move
     /// just changed, falling below 1 as it stays the same.
     pub fn scale(&self) -> f64 {
-        TIME_SCALE_UNSTABLE
-            - TIME_SCALE_PER_STABLE_ITERATION
+        hundredths(time_scale_unstable())
+            - hundredths(time_scale_per_stable_iteration())
                 * f64::from(self.iterations.min(TIME_MAX_STABLE_ITERATIONS))
     }
 }
@@ -105,14 +105,15 @@ impl Stability {
 /// nodes: below 1 when it took most of them (the choice is clear), above 1
 /// when it took few (other moves kept the search busy).
 pub(crate) fn node_share_scale(share: f64) -> f64 {
-    (TIME_NODES_BASE - share.clamp(0.0, 1.0)) * TIME_NODES_FACTOR
+    (hundredths(time_nodes_base()) - share.clamp(0.0, 1.0)) * hundredths(time_nodes_factor())
 }
 
 /// The soft limit's factor after an iteration whose score is `score`, the one
 /// before having scored `previous`: above 1 when the score fell.
 pub(crate) fn fail_low_scale(previous: i32, score: i32) -> f64 {
     let drop = (previous - score).max(0);
-    (1.0 + f64::from(drop / TIME_FAIL_LOW_CP_PER_PERCENT) / 100.0).min(TIME_FAIL_LOW_MAX)
+    let max = hundredths(time_fail_low_max());
+    (1.0 + f64::from(drop / time_fail_low_cp_per_percent()) / 100.0).min(max)
 }
 
 #[cfg(test)]
@@ -124,7 +125,7 @@ mod tests {
         assert!(node_share_scale(0.5) > node_share_scale(0.6));
         assert_eq!(fail_low_scale(30, 50), 1.0);
         assert!((fail_low_scale(50, 30) - 1.1).abs() < 1e-9);
-        assert_eq!(fail_low_scale(500, -500), TIME_FAIL_LOW_MAX);
+        assert_eq!(fail_low_scale(500, -500), 1.5);
     }
 
     use super::*;

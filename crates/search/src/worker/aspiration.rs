@@ -2,7 +2,7 @@
 //! previous iteration's score, widened on each fail until the score falls inside.
 
 use super::{INFINITY, SearchContext, Worker};
-use crate::params::{ASPIRATION_MAX_WINDOW, ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW};
+use crate::params::{ASPIRATION_MAX_WINDOW, ASPIRATION_MIN_DEPTH, aspiration_window};
 use tt::{Bound, is_decisive};
 
 impl Worker {
@@ -17,7 +17,7 @@ impl Worker {
     ) -> i32 {
         self.root_depth = depth;
         self.partial_root = None;
-        let mut delta = ASPIRATION_WINDOW;
+        let mut delta = aspiration_window();
         let (mut alpha, mut beta) =
             if ctx.features.aspiration && depth >= ASPIRATION_MIN_DEPTH && !is_decisive(previous) {
                 ((previous - delta).max(-INFINITY), (previous + delta).min(INFINITY))

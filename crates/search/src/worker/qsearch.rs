@@ -4,7 +4,7 @@
 
 use super::table::{NodeResult, bound_settles, tt_cutoff, tt_score};
 use super::{INFINITY, NO_EVAL, SearchContext, Worker};
-use crate::params::{MAX_SEARCH_PLY, QS_FUTILITY_MARGIN};
+use crate::params::{MAX_SEARCH_PLY, qs_futility_margin};
 use crate::picker::MovePicker;
 use board::{Move, Piece, see_value};
 use tt::{Bound, MATE, is_decisive};
@@ -70,7 +70,7 @@ impl Worker {
         let futility_base = if in_check || !ctx.features.qs_futility {
             None
         } else {
-            Some(best_score + QS_FUTILITY_MARGIN)
+            Some(best_score + qs_futility_margin())
         };
 
         let mut picker =

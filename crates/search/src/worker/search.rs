@@ -395,9 +395,9 @@ impl Worker {
         // Step 5. Reverse futility pruning: far above beta at low depth, assume the cut
         // unless a piece hangs or an enemy pawn is near promotion (threat guards).
         if ctx.features.rfp
-            && depth <= RFP_MAX_DEPTH
+            && depth <= rfp_max_depth()
             && !is_decisive(eval)
-            && eval - RFP_MARGIN * (depth - node.improving as i32) >= beta
+            && eval - rfp_margin() * (depth - node.improving as i32) >= beta
             && !(ctx.features.rfp_threats && threat_pending(self.board()))
         {
             return Some((eval + beta) / 2);
@@ -406,8 +406,8 @@ impl Worker {
         // Step 5b. Razoring: far below alpha at low depth, only a capture could
         // help, so quiescence decides.
         if ctx.features.razoring
-            && depth <= RAZOR_MAX_DEPTH
-            && eval + RAZOR_MARGIN * (depth + node.improving_margin(ctx)) < alpha
+            && depth <= razor_max_depth()
+            && eval + razor_margin() * (depth + node.improving_margin(ctx)) < alpha
         {
             let score = self.qsearch(ctx, alpha, alpha + 1, ply, true);
             if self.stopped {
@@ -458,7 +458,7 @@ impl Worker {
                 + self.histories.continuation(node.prev[0], pt)
                 + self.histories.continuation(node.prev[1], pt)
         };
-        let base_reduction = LMR[node.depth.min(63) as usize][moves_tried.min(63)];
+        let base_reduction = lmr_reduction(node.depth.min(63) as usize, moves_tried.min(63));
         let gives_check =
             board.gives_check_with(mv, check_squares.get_or_insert_with(|| board.check_squares()));
         Candidate { mv, pt, noisy, gives_check, history, base_reduction }
@@ -485,7 +485,7 @@ impl Worker {
                 && depth <= SEE_NOISY_MAX_DEPTH
                 && !board.see_ge(
                     c.mv,
-                    SEE_NOISY_MARGIN * depth - c.history / SEE_CAPTURE_HISTORY_DIVISOR,
+                    see_noisy_margin() * depth - c.history / see_capture_history_divisor(),
                 );
         }
         // Late move pruning: enough quiet moves were tried here.
@@ -495,17 +495,17 @@ impl Worker {
         // Futility: this quiet move cannot lift the static eval to alpha.
         || (ctx.features.futility
             && !node.in_check
-            && lmr_depth <= FUTILITY_MAX_DEPTH
+            && lmr_depth <= futility_max_depth()
             && node.static_eval
-                + FUTILITY_BASE
-                + FUTILITY_PER_DEPTH * (lmr_depth + node.improving_margin(ctx))
+                + futility_base()
+                + futility_per_depth() * (lmr_depth + node.improving_margin(ctx))
                 <= alpha)
         // History: this move has kept failing in similar positions.
         || (ctx.features.history_pruning
             && lmr_depth <= HISTORY_PRUNING_MAX_DEPTH
-            && c.history < -HISTORY_PRUNING_MARGIN * depth)
+            && c.history < -history_pruning_margin() * depth)
         // SEE: the quiet move loses material on its square.
-        || (ctx.features.see && !board.see_ge(c.mv, SEE_QUIET_MARGIN * lmr_depth * lmr_depth))
+        || (ctx.features.see && !board.see_ge(c.mv, see_quiet_margin() * lmr_depth * lmr_depth))
     }
 
     /// Step 10. How many plies to extend move `c` by (negative: reduce), or the
@@ -523,10 +523,10 @@ impl Worker {
             && !node.root
             && !node.singular_search
             && c.mv == node.hash_move
-            && node.depth >= SINGULAR_MIN_DEPTH
+            && node.depth >= singular_min_depth()
             && may_extend
             && let Some(h) = hit
-            && h.depth >= node.depth - SINGULAR_TT_DEPTH_MARGIN
+            && h.depth >= node.depth - singular_tt_depth_margin()
             && matches!(h.bound, Bound::Lower | Bound::Exact)
             && !is_decisive(tt_score(h, node.ply))
         {
@@ -557,7 +557,7 @@ impl Worker {
         let mut r = c.base_reduction;
         r += i32::from(!node.pv) + i32::from(node.cut) + i32::from(!node.improving);
         r -= i32::from(c.gives_check) + i32::from(picker.is_refutation(c.mv));
-        r -= c.history / LMR_HISTORY_DIVISOR;
+        r -= c.history / lmr_history_divisor();
         if c.noisy {
             r /= 2;
         }
@@ -624,7 +624,7 @@ impl Worker {
     fn singular(&mut self, ctx: &SearchContext, node: &Node, hit: &Record, mv: Move) -> Singular {
         let Node { depth, beta, ply, .. } = *node;
         let stored = tt_score(hit, ply);
-        let singular_beta = (stored - SINGULAR_MARGIN_PER_DEPTH * depth).max(-DECISIVE_BOUND + 1);
+        let singular_beta = (stored - singular_margin_per_depth() * depth).max(-DECISIVE_BOUND + 1);
         self.frames[ply].excluded = mv;
         let score =
             self.search(ctx, singular_beta - 1, singular_beta, (depth - 1) / 2, ply, node.cut);
@@ -634,7 +634,7 @@ impl Worker {
         }
         if score < singular_beta {
             let double = !node.pv
-                && score < singular_beta - DOUBLE_EXTENSION_MARGIN
+                && score < singular_beta - double_extension_margin()
                 && self.frames[ply].double_extensions < MAX_DOUBLE_EXTENSIONS;
             Singular::Extend(if double { 2 } else { 1 })
         } else if singular_beta >= beta {

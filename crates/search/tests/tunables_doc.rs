@@ -1,0 +1,64 @@
+//! docs/search.md lists the tunables of `params.rs` in a table between
+//! `<!-- tunables -->` and `<!-- /tunables -->`; this test keeps it equal to the
+//! declarations (`params::markdown_table`). `UPDATE_DOCS=1 cargo test -p search
+//! --test tunables_doc` rewrites the block from them.
+
+use search::params::markdown_table;
+
+const DOC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/search.md");
+const BEGIN: &str = "<!-- tunables -->\n";
+const END: &str = "<!-- /tunables -->";
+
+/// The block between the markers of `text`, and where it lies.
+fn block(text: &str) -> Option<(usize, usize)> {
+    let start = text.find(BEGIN)? + BEGIN.len();
+    let end = start + text[start..].find(END)?;
+    Some((start, end))
+}
+
+/// Whether `text`'s table is the declarations' table; `Err` says how not.
+fn check(text: &str) -> Result<(), String> {
+    let (start, end) = block(text).ok_or("no <!-- tunables --> block")?;
+    let want = markdown_table();
+    let got = &text[start..end];
+    if got == want {
+        return Ok(());
+    }
+    let first = got.lines().zip(want.lines()).find(|(g, w)| g != w);
+    Err(match first {
+        Some((g, w)) => {
+            format!("the table differs from params.rs:\n  docs:      {g}\n  params.rs: {w}")
+        }
+        None => "the table's rows differ in number from params.rs".to_string(),
+    })
+}
+
+#[test]
+fn docs_table_matches_the_declarations() {
+    let text = std::fs::read_to_string(DOC).expect("docs/search.md");
+    if std::env::var_os("UPDATE_DOCS").is_some() {
+        let (start, end) = block(&text).expect("a <!-- tunables --> block in docs/search.md");
+        let updated = format!("{}{}{}", &text[..start], markdown_table(), &text[end..]);
+        std::fs::write(DOC, updated).expect("write docs/search.md");
+        return;
+    }
+    if let Err(e) = check(&text) {
+        panic!(
+            "docs/search.md: {e}\n(UPDATE_DOCS=1 cargo test -p search --test tunables_doc rewrites it)"
+        );
+    }
+}
+
+/// The check catches a table that drifted: one default changed, one row gone.
+#[test]
+fn a_drifted_table_is_caught() {
+    let table = markdown_table();
+    let good = format!("x\n{BEGIN}{table}{END}\n");
+    assert_eq!(check(&good), Ok(()));
+    let changed = good.replacen("| `rfp_margin` | 90 |", "| `rfp_margin` | 95 |", 1);
+    assert_ne!(changed, good);
+    assert!(check(&changed).unwrap_err().contains("rfp_margin"));
+    let last = table.lines().last().expect("rows");
+    let shorter = good.replacen(&format!("{last}\n"), "", 1);
+    assert!(check(&shorter).is_err());
+}
