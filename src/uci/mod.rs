@@ -262,7 +262,7 @@ impl Engine {
             start: job.start,
         }));
         job.limits = strength::limited(&job.limits, level);
-        job.multipv = job.multipv.max(strength::CANDIDATES);
+        job.multipv = job.multipv.max(level.candidates());
         job
     }
 

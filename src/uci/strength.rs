@@ -2,18 +2,20 @@
 //!
 //! A level weakens the engine the way strong engines do, in three parts:
 //!
-//! 1. **A node budget** that doubles every [`ELO_PER_DOUBLING`] Elo, from
-//!    [`NODES_AT_MIN`] at [`MIN_ELO`]: the search runs with that many nodes as a
-//!    soft limit (the iteration under way finishes) and eight times as many as a
-//!    hard one, on top of whatever `go` asked for.
-//! 2. **A choice among the best [`CANDIDATES`] root moves** of the deepest
+//! 1. **A node budget** that grows exponentially with the level (a few hundred
+//!    nodes at the bottom, hundreds of thousands at the top: [`ANCHORS`]): the
+//!    search runs with that many nodes as a soft limit (the iteration under
+//!    way finishes) and eight times as many as a hard one, on top of whatever
+//!    `go` asked for.
+//! 2. **A choice among the best root moves** (4, 2 at the top: [`ANCHORS`]) of the deepest
 //!    completed iteration (searched as MultiPV lines): each gets a random bonus,
 //!    uniform in `0..error`, and the highest score plus bonus is played. The
 //!    error ([`Level::error`]) shrinks as the level rises, and a move can only be
 //!    chosen over the best one if it loses less than the error, so the worst a
-//!    level can do by choice is bounded: a few pawns at the bottom of the scale,
-//!    a fifth of a pawn at the top. The move is always one of the search's
-//!    legal root moves.
+//!    level can do by choice is bounded: 1.6 pawns at the bottom of the scale,
+//!    0.4 at 2000, 5 centipawns at the top (a hung queen is never a choice;
+//!    the small budget of the bottom levels still overlooks tactics, as it
+//!    should). The move is always one of the search's legal root moves.
 //! 3. **A plausible time**: a small budget is searched in a blink, so on the
 //!    clock the best move is held back (without using the CPU) until a share of
 //!    the time the engine would normally spend has passed ([`think_time`]);
@@ -34,16 +36,31 @@ use std::time::{Duration, Instant};
 pub const MIN_ELO: i64 = 1350;
 /// The highest `UCI_Elo` (Stockfish 15.1's highest).
 pub const MAX_ELO: i64 = 2850;
-/// The node budget at [`MIN_ELO`].
-pub const NODES_AT_MIN: f64 = 48.0;
-/// The budget doubles every this many Elo.
-pub const ELO_PER_DOUBLING: f64 = 125.0;
-/// How many of the best root moves the choice is made among.
-pub const CANDIDATES: usize = 4;
-/// The largest random bonus at [`MIN_ELO`], in centipawns ...
-pub const ERROR_AT_MIN: f64 = 260.0;
-/// ... and at [`MAX_ELO`].
-pub const ERROR_AT_MAX: f64 = 20.0;
+/// A calibration point: at `elo`, the node budget and the random error (cp).
+#[derive(Debug, Clone, Copy)]
+pub struct Anchor {
+    /// The level.
+    pub elo: i64,
+    /// The node budget: a soft limit on the search's nodes.
+    pub nodes: f64,
+    /// The largest random bonus, in centipawns.
+    pub error: f64,
+    /// How many of the best root moves the choice is made among (from this
+    /// anchor up to the next): fewer at the top, where the error is too small
+    /// to prefer a third or fourth move and each line costs nodes.
+    pub candidates: usize,
+}
+
+/// The calibration: between two anchors the budget is interpolated
+/// geometrically (it doubles at an even pace) and the error linearly. Fitted
+/// against Stockfish 15.1's `UCI_Elo` (docs/strength.md).
+pub const ANCHORS: [Anchor; 5] = [
+    Anchor { elo: MIN_ELO, nodes: 250.0, error: 160.0, candidates: 4 },
+    Anchor { elo: 1500, nodes: 800.0, error: 120.0, candidates: 4 },
+    Anchor { elo: 2000, nodes: 14_000.0, error: 40.0, candidates: 4 },
+    Anchor { elo: 2500, nodes: 400_000.0, error: 10.0, candidates: 2 },
+    Anchor { elo: MAX_ELO, nodes: 2_000_000.0, error: 5.0, candidates: 2 },
+];
 /// The share of the normal time per move that a limited search takes at least:
 /// drawn uniformly from this range for every move.
 pub const THINK_SHARE: (f64, f64) = (0.35, 0.75);
@@ -63,23 +80,34 @@ impl Level {
         Level { elo: elo.clamp(MIN_ELO, MAX_ELO) as f64 }
     }
 
-    /// Where the level sits in the range: 0 at [`MIN_ELO`], 1 at [`MAX_ELO`].
-    fn fraction(&self) -> f64 {
-        (self.elo - MIN_ELO as f64) / (MAX_ELO - MIN_ELO) as f64
+    /// The anchors around the level and where it sits between them (0..=1).
+    fn between(&self) -> (Anchor, Anchor, f64) {
+        let upper =
+            ANCHORS.iter().position(|a| a.elo as f64 >= self.elo).unwrap_or(ANCHORS.len() - 1);
+        let (a, b) = (ANCHORS[upper.saturating_sub(1)], ANCHORS[upper]);
+        let t =
+            if b.elo == a.elo { 1.0 } else { (self.elo - a.elo as f64) / (b.elo - a.elo) as f64 };
+        (a, b, t)
     }
 
     /// The node budget: a soft limit on the search's nodes.
     pub fn nodes(&self) -> u64 {
-        let doublings = (self.elo - MIN_ELO as f64) / ELO_PER_DOUBLING;
-        (NODES_AT_MIN * doublings.exp2()).round() as u64
+        let (a, b, t) = self.between();
+        (a.nodes.log2() + (b.nodes.log2() - a.nodes.log2()) * t).exp2().round() as u64
+    }
+
+    /// How many of the best root moves the choice is made among (searched as
+    /// MultiPV lines): the lower anchor's count.
+    pub fn candidates(&self) -> usize {
+        let (a, b, t) = self.between();
+        if t >= 1.0 { b.candidates } else { a.candidates }
     }
 
     /// The size of the random bonus, in centipawns: the most a chosen move may
-    /// lose against the best one. Falls with the square of the distance to
-    /// the top of the range, so the bottom levels are much looser than the top.
+    /// lose against the best one.
     pub fn error(&self) -> i32 {
-        let below_top = 1.0 - self.fraction();
-        (ERROR_AT_MAX + (ERROR_AT_MIN - ERROR_AT_MAX) * below_top * below_top).round() as i32
+        let (a, b, t) = self.between();
+        (a.error + (b.error - a.error) * t).round() as i32
     }
 }
 
@@ -326,12 +354,20 @@ mod tests {
     #[test]
     fn the_budget_grows_and_the_error_shrinks_with_the_level() {
         let (low, high) = (Level::new(MIN_ELO), Level::new(MAX_ELO));
-        assert_eq!(low.nodes(), NODES_AT_MIN as u64);
-        assert!(high.nodes() > 100_000 && high.nodes() < 1_000_000, "{}", high.nodes());
-        assert_eq!((low.error(), high.error()), (ERROR_AT_MIN as i32, ERROR_AT_MAX as i32));
+        let (first, last) = (ANCHORS[0], ANCHORS[ANCHORS.len() - 1]);
+        assert_eq!((first.elo, last.elo), (MIN_ELO, MAX_ELO), "the anchors span the range");
+        assert_eq!(low.nodes(), first.nodes as u64);
+        assert_eq!(high.nodes(), last.nodes as u64);
+        assert_eq!((low.error(), high.error()), (first.error as i32, last.error as i32));
+        for anchor in ANCHORS {
+            let level = Level::new(anchor.elo);
+            assert_eq!((level.nodes(), level.error()), (anchor.nodes as u64, anchor.error as i32));
+            assert_eq!(level.candidates(), anchor.candidates);
+        }
+        assert_eq!(Level::new(2499).candidates(), 4, "the lower anchor's count");
         let mut previous = Level::new(MIN_ELO - 100);
         assert_eq!(previous, low, "clamped");
-        for elo in (MIN_ELO..=MAX_ELO).step_by(50) {
+        for elo in (MIN_ELO..=MAX_ELO).step_by(10) {
             let level = Level::new(elo);
             assert!(level.nodes() >= previous.nodes() && level.error() <= previous.error());
             previous = level;
