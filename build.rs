@@ -1,10 +1,17 @@
-//! The start-up CPU check (see `src/cpu_check.rs`): writes `cpu_features.rs`
-//! into `OUT_DIR`, the table of the CPU features this build targets
-//! (`-C target-cpu=...`, `-C target-feature=...`) with where `cpuid` reports
-//! each and what register state the OS must save for it; then compiles
-//! `src/cpu_check.rs` with that table into an object for *baseline* x86-64
-//! (none of the build's target features) and links it into the `tessera`
-//! binary, where it runs before anything else.
+//! Two things the `tessera` binary needs from its build:
+//!
+//! * `TESSERA_VERSION`, the version it reports (`id name Tessera 0.2.0 3f2a9c1`):
+//!   the package version and, in a git checkout, the short commit of the build;
+//!   a build from a source archive (no git, or no `.git`) has the version alone.
+//! * The start-up CPU check (see `src/cpu_check.rs`): writes `cpu_features.rs`
+//!   into `OUT_DIR`, the table of the CPU features this build targets
+//!   (`-C target-cpu=...`, `-C target-feature=...`) with where `cpuid` reports
+//!   each and what register state the OS must save for it, and the features
+//!   of each of the Makefile's builds for older CPUs (as `rustc --print cfg`
+//!   lists them for its `target-cpu`); then compiles
+//!   `src/cpu_check.rs` with that table into an object for *baseline* x86-64
+//!   (none of the build's target features) and links it into the `tessera`
+//!   binary, where it runs before anything else.
 
 use std::fmt::Write as _;
 
@@ -98,6 +105,7 @@ const NOT_CPU: &[&str] = &["crt-static"];
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rustc-env=TESSERA_VERSION={}", version());
     println!("cargo:rerun-if-changed=src/cpu_check.rs");
     println!("cargo:rerun-if-env-changed=CARGO_ENCODED_RUSTFLAGS");
     println!("cargo:rustc-check-cfg=cfg(tessera_cpu_check)");
@@ -110,19 +118,25 @@ fn main() {
     );
     let enabled = env("CARGO_CFG_TARGET_FEATURE");
     for name in enabled.split(',').filter(|n| !n.is_empty() && !NOT_CPU.contains(n)) {
-        match FEATURES.iter().find(|(known, ..)| *known == name) {
-            Some((_, (leaf, subleaf, register, bit), state)) => {
-                let _ = writeln!(
-                    code,
-                    "    Requirement {{ name: b{name:?}, leaf: {leaf:#x}, subleaf: {subleaf}, \
-                     register: {register}, mask: 1 << {bit}, xcr0: {state} }},"
-                );
-            }
+        match requirement(name) {
+            Some(line) => code.push_str(&line),
             None if x86_64 => {
                 println!("cargo:warning=CPU feature '{name}' cannot be checked at start-up");
             }
             None => {}
         }
+    }
+    code.push_str("];\n");
+    code.push_str(
+        "/// The Makefile's builds for older CPUs, newest first, with the features each needs.\n\
+         const BUILDS: &[Build] = &[\n",
+    );
+    for (make, cpu) in BUILDS.iter().filter(|_| x86_64) {
+        let _ = writeln!(code, "    Build {{ make: b{make:?}, cpu: b{cpu:?}, needs: &[");
+        for name in features_of(cpu, &env("TARGET")) {
+            code.extend(requirement(&name));
+        }
+        code.push_str("    ] },\n");
     }
     code.push_str("];\n");
     std::fs::write(out.join("cpu_features.rs"), code).expect("write cpu_features.rs");
@@ -148,4 +162,65 @@ fn main() {
         panic!("compiling src/cpu_check.rs failed:\n{}", String::from_utf8_lossy(&result.stderr));
     }
     println!("cargo:rustc-link-arg-bins={}", object.display());
+}
+
+/// The Makefile's builds for older CPUs (`make <target>`, `-C target-cpu`),
+/// newest first: the start-up check names the first one the CPU can run.
+const BUILDS: &[(&str, &str)] = &[("avx2", "x86-64-v3"), ("portable", "x86-64-v2")];
+
+/// The `Requirement { .. }` line of `cpu_check.rs`'s tables for the target
+/// feature `name`, if `cpuid` reports it.
+fn requirement(name: &str) -> Option<String> {
+    let (_, (leaf, subleaf, register, bit), state) =
+        FEATURES.iter().find(|(known, ..)| *known == name)?;
+    Some(format!(
+        "    Requirement {{ name: b{name:?}, leaf: {leaf:#x}, subleaf: {subleaf}, \
+         register: {register}, mask: 1 << {bit}, xcr0: {state} }},\n"
+    ))
+}
+
+/// The CPU features `-C target-cpu=<cpu>` enables, as rustc itself lists them.
+fn features_of(cpu: &str, target: &str) -> Vec<String> {
+    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    let out = std::process::Command::new(rustc)
+        .args(["--print", "cfg", "--target", target, "-C", &format!("target-cpu={cpu}")])
+        .output()
+        .expect("run rustc --print cfg");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| l.strip_prefix("target_feature=\"")?.strip_suffix('"').map(String::from))
+        .filter(|name| !NOT_CPU.contains(&name.as_str()))
+        .collect()
+}
+
+/// The package version, then the short commit where the sources are a git
+/// checkout of their own (not sources that merely sit inside another repository).
+/// Asks cargo to run this again when the checkout moves to another commit.
+fn version() -> String {
+    let dir = std::path::PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default());
+    let version = std::env::var("CARGO_PKG_VERSION").unwrap_or_default();
+    let git = |args: &[&str]| -> Option<String> {
+        let out = std::process::Command::new("git").arg("-C").arg(&dir).args(args).output().ok()?;
+        let text = String::from_utf8(out.stdout).ok()?;
+        out.status.success().then(|| text.trim().to_string())
+    };
+    let same = |a: &std::path::Path, b: &std::path::Path| {
+        a.canonicalize().ok().is_some_and(|a| b.canonicalize().ok() == Some(a))
+    };
+    let own = git(&["rev-parse", "--show-toplevel"]).is_some_and(|top| same(top.as_ref(), &dir));
+    let Some(commit) = own.then(|| git(&["rev-parse", "--short", "HEAD"])).flatten() else {
+        return version;
+    };
+    // HEAD names the branch (or the commit); the branch's file, the packed refs or
+    // HEAD's log changes with every commit, checkout and reset. Only files that
+    // exist are named: cargo would run this on every build for one that does not.
+    let branch = git(&["symbolic-ref", "-q", "HEAD"]);
+    for name in ["HEAD", "logs/HEAD", "packed-refs"].into_iter().chain(branch.as_deref()) {
+        if let Some(path) = git(&["rev-parse", "--git-path", name]).map(|p| dir.join(p))
+            && path.is_file()
+        {
+            println!("cargo:rerun-if-changed={}", path.display());
+        }
+    }
+    format!("{version} {commit}")
 }

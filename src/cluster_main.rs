@@ -1,6 +1,6 @@
 //! The UCI engine of the cluster build (feature `cluster`, docs/cluster.md).
 //!
-//! Started by an MPI launcher (`mpirun -np N --hostfile hosts tessera`), rank 0
+//! Started by an MPI launcher (`mpirun -np N --hostfile hosts --bind-to none tessera`), rank 0
 //! runs the UCI loop on stdin and leads; every other rank runs the same loop on
 //! the leader's commands, printing only errors, to stderr. Started on its own,
 //! or as a single rank, this is the normal engine.

@@ -3,7 +3,8 @@
 //! A build for a newer CPU (`-C target-cpu=native`, or `x86-64-v3` run on a
 //! machine without AVX2 or BMI2) would otherwise die on its first illegal
 //! instruction. With it, such a binary prints one line naming what is missing
-//! and exits with status 1.
+//! and the Makefile's build for this CPU (`make portable`, `make avx2`), and
+//! exits with status 1.
 //!
 //! Checking at the start of `main` would be too late: with `lto = "fat"` the
 //! standard library's start-up code before `main` is compiled with the build's
@@ -50,7 +51,18 @@ struct Requirement {
     xcr0: u64,
 }
 
-// `REQUIRED: &[Requirement]`, the features this build targets (from build.rs).
+/// One of the Makefile's builds and the CPU features it needs.
+struct Build {
+    /// The Makefile target (`make avx2`).
+    make: &'static [u8],
+    /// Its `-C target-cpu` (`x86-64-v3`).
+    cpu: &'static [u8],
+    /// The features that build targets.
+    needs: &'static [Requirement],
+}
+
+// `REQUIRED: &[Requirement]`, the features this build targets, and
+// `BUILDS: &[Build]`, the Makefile's builds for older CPUs, newest first (from build.rs).
 include!(concat!(env!("OUT_DIR"), "/cpu_features.rs"));
 
 /// What a CPU reports.
@@ -65,6 +77,11 @@ trait Cpu {
 /// save the registers it uses).
 fn lacks(cpu: &impl Cpu, r: &Requirement) -> bool {
     cpu.cpuid(r.leaf, r.subleaf, r.register) & r.mask == 0 || cpu.xcr0() & r.xcr0 != r.xcr0
+}
+
+/// The newest of `builds` that `cpu` can run, if any.
+fn build_for<'a>(cpu: &impl Cpu, builds: &'a [Build]) -> Option<&'a Build> {
+    builds.iter().find(|b| !b.needs.iter().any(|r| lacks(cpu, r)))
 }
 
 /// The CPU running this program.
@@ -117,7 +134,7 @@ impl Cpu for ThisCpu {
 /// standard output and `_exit(1)`. Only libc's `write` and `_exit` are used.
 #[cfg(tessera_cpu_check)]
 mod entry {
-    use super::{REQUIRED, ThisCpu, lacks};
+    use super::{BUILDS, REQUIRED, ThisCpu, build_for, lacks};
 
     unsafe extern "C" {
         fn write(fd: i32, buf: *const u8, count: usize) -> isize;
@@ -151,7 +168,17 @@ mod entry {
             print(b" ");
             print(r.name);
         }
-        print(b". Use a build for this machine (README: Building for other CPUs).\n");
+        match build_for(&cpu, BUILDS) {
+            Some(build) => {
+                print(b". This CPU runs the ");
+                print(build.cpu);
+                print(b" build: `make ");
+                print(build.make);
+                print(b"`");
+            }
+            None => print(b". This CPU needs a baseline x86-64 build: `make ARCH=x86-64`"),
+        }
+        print(b", or `make native` on this machine (README: Building for other CPUs).\n");
         // SAFETY: ends the process at once; nothing of Rust's runtime has started.
         unsafe { _exit(1) }
     }
@@ -202,6 +229,42 @@ mod tests {
         // A v3 CPU whose OS does not save the AVX state.
         assert_eq!(missing(&Fake { has: &all, xcr0: 0b11 }), [b"avx2"]);
         assert!(missing(&Fake { has: &all, xcr0: 0b111 }).is_empty());
+    }
+
+    /// The check names the newest build the CPU can run.
+    #[test]
+    fn names_the_newest_build_the_cpu_runs() {
+        static V3: [Requirement; 3] = [
+            req(b"popcnt", 1, 2, 23, state::NONE),
+            req(b"avx2", 7, 1, 5, state::AVX),
+            req(b"bmi2", 7, 1, 8, state::NONE),
+        ];
+        static V2: [Requirement; 1] = [req(b"popcnt", 1, 2, 23, state::NONE)];
+        let (v3, v2) = (&V3, &V2);
+        let builds = [
+            Build { make: b"avx2", cpu: b"x86-64-v3", needs: v3 },
+            Build { make: b"portable", cpu: b"x86-64-v2", needs: v2 },
+        ];
+        let make =
+            |has: &[&Requirement], xcr0| build_for(&Fake { has, xcr0 }, &builds).map(|b| b.make);
+        assert_eq!(make(&[&v3[0], &v3[1], &v3[2]], 0b111), Some(&b"avx2"[..]));
+        assert_eq!(make(&[&v2[0]], 0b111), Some(&b"portable"[..]));
+        // AVX2 without the OS saving its state is not a v3 CPU.
+        assert_eq!(make(&[&v3[0], &v3[1], &v3[2]], 0b11), Some(&b"portable"[..]));
+        assert_eq!(make(&[], 0b111), None);
+    }
+
+    /// The Makefile's builds are the x86-64 levels, newest first, each needing
+    /// more than the next.
+    #[test]
+    fn the_builds_are_the_x86_64_levels() {
+        let cpus: Vec<&[u8]> = BUILDS.iter().map(|b| b.cpu).collect();
+        assert_eq!(cpus, [&b"x86-64-v3"[..], b"x86-64-v2"]);
+        let has = |b: &Build, name: &[u8]| b.needs.iter().any(|r| r.name == name);
+        assert!(has(&BUILDS[0], b"avx2") && has(&BUILDS[0], b"bmi2"));
+        assert!(has(&BUILDS[1], b"popcnt") && has(&BUILDS[1], b"sse4.2"));
+        assert!(!has(&BUILDS[1], b"avx2"));
+        assert!(BUILDS[1].needs.iter().all(|r| has(&BUILDS[0], r.name)));
     }
 
     /// This machine runs this build, so it has everything the build needs; and

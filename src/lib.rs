@@ -11,3 +11,8 @@ pub mod datagen;
 pub mod genfens;
 pub mod perft_cmd;
 pub mod uci;
+
+/// The version this build reports (`id name Tessera <VERSION>`): the package
+/// version, then the short commit it was built from where that is known
+/// (`0.2.0 3f2a9c1`; `0.2.0` alone for a build outside a git checkout).
+pub const VERSION: &str = env!("TESSERA_VERSION");

@@ -3,7 +3,8 @@
 //! `tessera` with no arguments speaks UCI on stdin/stdout. Subcommands:
 //! `tessera bench [depth] [threads] [hash]` searches a fixed position list and
 //! prints `<nodes> nodes <nps> nps`; `tessera perft <depth> [fen]` prints a
-//! divide and the node count. Any other arguments are UCI commands, one per
+//! divide and the node count; `tessera --version` prints the version and the
+//! commit built. Any other arguments are UCI commands, one per
 //! argument, run in order (`tessera "genfens 10 seed 1 book None" quit`, as
 //! OpenBench sends). The `cluster` feature runs the UCI engine over MPI ranks
 //! when an MPI launcher starts it (docs/cluster.md).
@@ -28,6 +29,10 @@ fn main() -> ExitCode {
         Some("perft") => perft_cmd::run_cli(&args[1..]),
         Some("bench") => bench::run(&args[1..]),
         Some("datagen") => datagen::run(&args[1..]),
+        Some("--version" | "-V") => {
+            println!("Tessera {}", tessera::VERSION);
+            ExitCode::SUCCESS
+        }
         Some("help" | "--help" | "-h") => {
             println!("usage: tessera                              start the UCI loop");
             println!("       tessera bench [depth] [threads] [mb]  search the bench positions");
@@ -41,6 +46,9 @@ fn main() -> ExitCode {
             );
             println!(
                 "                       [--openings PATH] [--random-plies R]   self-play training data"
+            );
+            println!(
+                "       tessera --version                    the version and the commit built"
             );
             ExitCode::SUCCESS
         }

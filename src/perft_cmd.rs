@@ -114,4 +114,12 @@ mod tests {
         assert_eq!(perft_until(&Board::startpos(), 4, &stop), None);
         assert_eq!(write_divide(&mut Vec::new(), &Board::startpos(), 5, false, &stop), None);
     }
+
+    #[test]
+    fn the_parallel_divide_is_the_board_crates_divide() {
+        let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+        let board = Board::from_fen(kiwipete).expect("valid FEN");
+        let stop = AtomicBool::new(false);
+        assert_eq!(divide_until(&board, 3, &stop), Some(board::divide(&board, 3)));
+    }
 }

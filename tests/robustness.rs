@@ -40,7 +40,8 @@ fn input_that_is_not_utf8_is_reported_and_the_loop_goes_on() {
 }
 
 /// Reproducer 2: `go perft` runs beside the command loop: `isready` is answered and `stop`
-/// ends it while it counts; `quit` and end of input end the process.
+/// ends it while it counts; then `quit` and end of input end the process. (Without
+/// `stop`, both wait for the count: `tests/uci.rs`.)
 #[test]
 fn go_perft_leaves_the_command_loop_responsive() {
     // Perft 8 of the start position takes minutes: none of these may wait for it.
@@ -53,12 +54,15 @@ fn go_perft_leaves_the_command_loop_responsive() {
     let after = e.sync();
     assert!(after.iter().all(|l| !l.starts_with("Nodes searched")), "{after:?}");
     e.send("go perft 8");
-    assert!(e.quit(Duration::from_secs(10)), "quit during go perft");
+    e.send("stop");
+    assert!(e.quit(Duration::from_secs(10)), "quit after stopping go perft");
 
     let mut e = Engine::start();
     e.send("go perft 8");
+    e.send("stop");
     e.close_input();
-    assert!(e.wait_exit(Duration::from_secs(10)).is_some_and(|s| s.success()), "EOF during perft");
+    let status = e.wait_exit(Duration::from_secs(10));
+    assert!(status.is_some_and(|s| s.success()), "EOF after stopping go perft");
 
     // Depths are bounded; within the bound a count still completes.
     let mut e = Engine::start();
@@ -250,16 +254,21 @@ fn bestmove_notation_follows_its_own_go() {
 #[test]
 #[ignore = "builds the engine again with other RUSTFLAGS (about a minute)"]
 fn a_build_for_cpu_features_this_cpu_lacks_says_so() {
-    // The tests are built with `target-cpu=native`: a feature it leaves off is one
-    // this CPU lacks.
+    // A feature this CPU lacks, by the kernel's list of the CPU's flags (rustc's
+    // `native` leaves off some features a CPU has, AMX for one): SSE4a is AMD's
+    // alone, AVX512-FP16 Intel's alone.
+    let flags = std::fs::read_to_string("/proc/cpuinfo").expect("read /proc/cpuinfo");
+    let flags: Vec<&str> = flags
+        .lines()
+        .find_map(|l| l.strip_prefix("flags"))
+        .map(|l| l.trim_start_matches([' ', '\t', ':']).split_whitespace().collect())
+        .unwrap_or_default();
     let candidates = [
-        ("avx512fp16", cfg!(target_feature = "avx512fp16")),
-        ("amx-tile", cfg!(target_feature = "amx-tile")),
-        ("xop", cfg!(target_feature = "xop")),
-        ("tbm", cfg!(target_feature = "tbm")),
-        ("avx512vp2intersect", cfg!(target_feature = "avx512vp2intersect")),
+        ("sse4a", "sse4a"),
+        ("avx512fp16", "avx512_fp16"),
+        ("avx512vp2intersect", "avx512_vp2intersect"),
     ];
-    let Some((feature, _)) = candidates.iter().find(|(_, on)| !on) else {
+    let Some((feature, _)) = candidates.iter().find(|(_, flag)| !flags.contains(flag)) else {
         panic!("this CPU has every candidate feature; add one it lacks");
     };
     let root = env!("CARGO_MANIFEST_DIR");
@@ -279,4 +288,8 @@ fn a_build_for_cpu_features_this_cpu_lacks_says_so() {
     assert_eq!(text.lines().count(), 1, "{text}");
     assert!(text.starts_with("info string error: this tessera binary was built for CPU"), "{text}");
     assert!(text.contains(&format!(" {feature}")), "{text}");
+    // It names the Makefile's build this CPU runs (the tests' own build says which).
+    let v3 = cfg!(all(target_feature = "avx2", target_feature = "bmi2", target_feature = "fma"));
+    let build = if v3 { "`make avx2`" } else { "`make portable`" };
+    assert!(text.contains(build) && text.contains("`make native`"), "{text}");
 }

@@ -5,6 +5,29 @@ mod common;
 use common::{Engine, SLOW, info_field, is_legal};
 use std::time::{Duration, Instant};
 
+/// `id name` tells builds apart: `Tessera`, the package version, then the
+/// short commit of the checkout it was built from (git asked here on its own).
+#[test]
+fn id_name_is_the_version_and_the_commit_built() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git").arg("-C").arg(root).args(args).output().ok()?;
+        out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+    };
+    let own_checkout = git(&["rev-parse", "--show-toplevel"])
+        .is_some_and(|top| std::fs::canonicalize(top).ok() == std::fs::canonicalize(root).ok());
+    let version = env!("CARGO_PKG_VERSION");
+    let expected = match own_checkout.then(|| git(&["rev-parse", "--short", "HEAD"])).flatten() {
+        Some(commit) => format!("id name Tessera {version} {commit}"),
+        None => format!("id name Tessera {version}"),
+    };
+    let mut e = Engine::start();
+    e.send("uci");
+    let (_, before) = e.wait_for(SLOW, |l| l == "uciok");
+    assert_eq!(before.iter().find(|l| l.starts_with("id name ")), Some(&expected), "{before:?}");
+    assert!(e.quit(SLOW));
+}
+
 #[test]
 fn handshake_lists_options_and_answers_isready() {
     let mut e = Engine::start();
@@ -205,6 +228,40 @@ fn go_perft_prints_the_divide() {
     e.send("go perft 1");
     let (_, before) = e.wait_for(SLOW, |l| l.starts_with("Nodes searched"));
     assert!(before.iter().any(|l| l == "e1h1: 1"), "Chess960 castling notation: {before:?}");
+}
+
+/// A script that pipes `go perft N` and then `quit`, or just ends, gets the
+/// divide and the total: `quit` and end of input wait for the count.
+#[test]
+fn a_piped_go_perft_is_counted_before_quit_or_end_of_input() {
+    for end in ["quit\n", ""] {
+        let mut e = Engine::start();
+        e.send_bytes(format!("position startpos\ngo perft 5\n{end}").as_bytes());
+        e.close_input();
+        let status = e.wait_exit(SLOW);
+        assert!(status.is_some_and(|s| s.success()), "{end:?}: {status:?}");
+        let lines = e.lines_for(SLOW);
+        let divide = lines.iter().filter(|l| l.contains(": ") && !l.starts_with("Nodes"));
+        assert_eq!(divide.count(), 20, "{end:?}: {lines:?}");
+        assert!(lines.iter().any(|l| l == "e2e4: 405385"), "{end:?}: {lines:?}");
+        assert!(lines.iter().any(|l| l == "Nodes searched: 4865609"), "{end:?}: {lines:?}");
+    }
+}
+
+/// `stop` still ends a count at once, printing nothing of it: a perft 9 of the
+/// start position (2.4·10¹² leaves, days of counting) is stopped, `isready` is
+/// answered, and `quit` ends the process.
+#[test]
+fn stop_ends_a_go_perft_at_once() {
+    let mut e = Engine::start();
+    e.send("go perft 9");
+    e.send("stop");
+    let before = e.sync();
+    assert!(before.is_empty(), "{before:?}");
+    e.send("quit");
+    assert!(e.wait_exit(SLOW).is_some_and(|s| s.success()), "quit after stop");
+    let after = e.lines_for(SLOW);
+    assert!(after.iter().all(|l| !l.starts_with("Nodes searched")), "{after:?}");
 }
 
 /// `go ponder` answers only after `ponderhit` (or `stop`), even when its search

@@ -169,6 +169,8 @@ fn main() {
             s.offsets.iter().map(|o| o.to_string()),
         );
         write_array(&mut t, &format!("{prefix}_MAGICS"), "u64", s.magics.iter().map(hex));
+        // Only a build with BMI2 indexes by PEXT (attacks.rs); elsewhere the table is unused.
+        t.push_str("#[cfg(all(target_arch = \"x86_64\", target_feature = \"bmi2\"))]\n");
         write_array(&mut t, &format!("{prefix}_PEXT_TABLE"), "u64", s.pext_table.iter().map(hex));
         write_array(&mut t, &format!("{prefix}_MAGIC_TABLE"), "u64", s.magic_table.iter().map(hex));
     }

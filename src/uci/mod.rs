@@ -5,11 +5,13 @@
 //! new value first and applied only if it is valid; otherwise exactly one
 //! `info string error: ...` line is printed. Every `go` that asks for a search
 //! is answered by exactly one `bestmove`, whatever else it contains. The loop
-//! stays responsive while the engine works (`isready`, `stop`, `ponderhit`,
-//! `quit` are answered at once) because searches run on the pool's threads and
-//! `go perft` on a thread of its own. Input that is not UTF-8, or absurdly
-//! long, is a line to report, never the end of input; a refused resource
-//! (memory for `Hash`, a thread for `Threads`) is an error line, and the
+//! stays responsive while the engine works (`isready`, `stop`, `ponderhit` are
+//! answered at once) because searches run on the pool's threads and `go perft`
+//! on a thread of its own. `quit` and end of input stop a search at once but
+//! let a `go perft` print its count first, as a script that pipes `go perft N`
+//! then `quit` expects (`stop` ends the count). Input that is not UTF-8, or
+//! absurdly long, is a line to report, never the end of input; a refused
+//! resource (memory for `Hash`, a thread for `Threads`) is an error line, and the
 //! engine keeps what it had.
 //!
 //! In a cluster ([`run_in_cluster`]) the same loop runs on every rank: the
@@ -113,7 +115,10 @@ pub fn run_in_cluster(
             break;
         }
     }
-    engine.stop_perft();
+    // A script's `go perft N` then `quit` (or end of input) expects the count.
+    if let Some(job) = engine.perft.take() {
+        job.finish();
+    }
     engine.stop_search();
     engine.pool.wait_idle();
     ExitCode::SUCCESS
@@ -159,7 +164,7 @@ impl Engine {
         match command {
             Command::Empty => {}
             Command::Uci => {
-                self.out.line(concat!("id name Tessera ", env!("CARGO_PKG_VERSION")));
+                self.out.line(&format!("id name Tessera {}", crate::VERSION));
                 self.out.line("id author the Tessera developers");
                 for line in options::option_lines() {
                     self.out.line(&line);
@@ -309,6 +314,7 @@ impl Engine {
             match load_network(&new.eval_file) {
                 Ok(net) => {
                     self.network = net;
+                    self.pool.set_network(Arc::clone(&self.network));
                     self.out.line(&format!("info string evaluation network {}", new.eval_file));
                 }
                 Err(e) => {
@@ -316,9 +322,6 @@ impl Engine {
                     new.eval_file = old.eval_file.clone();
                 }
             }
-        }
-        if new.eval_file != old.eval_file {
-            self.pool.set_network(Arc::clone(&self.network));
         }
         if new.syzygy_path != old.syzygy_path
             && !tablebases::load(&self.pool, &self.out, &new.syzygy_path, &old.syzygy_path)

@@ -9,6 +9,7 @@
 //! `Engine::apply_settings`; the others are read from `Settings` where used.
 
 use std::fmt;
+use std::sync::OnceLock;
 
 /// The kind, default and range of an option, as the `uci` reply declares it.
 #[derive(Debug, Clone, Copy)]
@@ -240,14 +241,19 @@ pub const DEFAULT_HASH_MB: usize = 16;
 /// The default `Move Overhead` in milliseconds.
 pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
 
-/// The machine's memory in MB (the `Hash` maximum), from `/proc/meminfo` where available.
-fn machine_memory_mb() -> i64 {
-    let from_proc = std::fs::read_to_string("/proc/meminfo").ok().and_then(|text| {
-        let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
-        let kb: i64 = line.split_whitespace().nth(1)?.parse().ok()?;
-        Some(kb / 1024)
-    });
-    from_proc.unwrap_or(65_536).clamp(1, tt::MAX_MB as i64)
+/// The machine's memory in MB (the `Hash` maximum), from `/proc/meminfo` where
+/// available (at most what the table can address): read at the first call
+/// (every `setoption` declares the options anew), then remembered.
+pub fn machine_memory_mb() -> i64 {
+    static MB: OnceLock<i64> = OnceLock::new();
+    *MB.get_or_init(|| {
+        let from_proc = std::fs::read_to_string("/proc/meminfo").ok().and_then(|text| {
+            let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+            let kb: i64 = line.split_whitespace().nth(1)?.parse().ok()?;
+            Some(kb / 1024)
+        });
+        from_proc.unwrap_or(65_536).clamp(1, tt::MAX_MB as i64)
+    })
 }
 
 impl Default for Settings {
@@ -487,10 +493,10 @@ mod tests {
         }
     }
 
-    /// The value types the options to come (SyzygyPath, SyzygyProbeDepth, EvalFile...)
-    /// will use, so that each is one line in `declare_options!`.
+    /// The value types of the text and spin options (paths such as SyzygyPath
+    /// and EvalFile, depths, limits) take what they should and refuse the rest.
     #[test]
-    fn value_types_for_options_to_come() {
+    fn value_types_take_their_kind_of_value() {
         let mut path = String::from("<empty>");
         path.set_from(&Value::Text("/tb/345".into())).unwrap();
         assert_eq!(path, "/tb/345");
@@ -515,6 +521,7 @@ mod tests {
         assert!(matches!(refused("Nope", "1"), OptionError::Unknown { .. }));
         assert!(matches!(refused("SMPBestMove", "majority"), OptionError::NotAChoice { .. }));
         assert!(matches!(refused("SearchFeatures", "-warp"), OptionError::BadText { .. }));
+        assert!(matches!(refused("SearchFeatures", "nmp"), OptionError::BadText { .. }));
         assert!(matches!(refused("SyzygyProbeLimit", "8"), OptionError::OutOfRange { .. }));
         assert!(matches!(refused("SyzygyProbeDepth", "0"), OptionError::OutOfRange { .. }));
         assert!(matches!(refused("UCI_Elo", "1349"), OptionError::OutOfRange { .. }));

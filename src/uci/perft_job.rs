@@ -1,5 +1,7 @@
 //! `go perft` beside the command loop: counting runs on its own thread, so
-//! `isready`, `stop` and `quit` are answered while it runs.
+//! `isready` and `stop` are answered while it runs. `quit` and end of input
+//! wait for it ([`PerftJob::finish`]), so that a script that pipes
+//! `go perft N` then `quit` gets its divide, as from Stockfish.
 
 use super::output::Output;
 use crate::perft_cmd::write_divide;
@@ -39,6 +41,11 @@ impl PerftJob {
     /// Stops the count (if still running) and waits for its thread.
     pub fn stop(self) {
         self.stop.store(true, Ordering::Relaxed);
+        let _ = self.handle.join();
+    }
+
+    /// Waits for the count to end and its divide to be printed.
+    pub fn finish(self) {
         let _ = self.handle.join();
     }
 }

@@ -16,7 +16,7 @@
 
 use crate::attacks::*;
 use crate::{Bitboard, ByColor, ByPiece, CastlingRights, CastlingSide, Color, ColoredPiece};
-use crate::{File, Piece, Rank, Square, zobrist};
+use crate::{File, Move, Piece, Rank, Square, zobrist};
 
 /// A chess position: piece placement, side to move, castling rights, en-passant
 /// square, clocks, keys and the check/pin state of the side to move.
@@ -109,6 +109,23 @@ impl Board {
             return None;
         }
         Piece::ALL.into_iter().find(|&p| self.pieces[p].has(sq))
+    }
+
+    /// Whether `mv` (legal here) captures or promotes: a noisy move, the kind
+    /// quiescence searches and move ordering scores by its victim.
+    ///
+    /// ```
+    /// use board::Board;
+    /// let board = Board::from_fen("4k3/1P6/8/3p4/4P3/8/8/4K3 w - - 0 1").unwrap();
+    /// let noisy = |uci| board.is_noisy(board.parse_uci_move(uci, false).unwrap());
+    /// assert!(noisy("e4d5") && noisy("b7b8q"));
+    /// assert!(!noisy("e4e5") && !noisy("e1d2"));
+    /// ```
+    #[inline(always)]
+    pub fn is_noisy(&self, mv: Move) -> bool {
+        mv.is_en_passant()
+            || mv.promotion().is_some()
+            || (!mv.is_castling() && self.occupied().has(mv.to()))
     }
 
     /// The color of the piece on `sq`, if any.

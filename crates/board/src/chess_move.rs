@@ -147,8 +147,8 @@ pub type MoveList = StackList<Move, MAX_MOVES>;
 
 /// A list of at most `N` copyable items on the stack, whose storage is not
 /// initialised until an item is pushed: the search creates several lists per
-/// node (the picker's moves, their scores, the bad captures, quiescence's
-/// quiet checks) and most of each is never used, so filling them first would
+/// node (the picker's moves, their scores, the bad captures, the moves tried
+/// before the best) and most of each is never used, so filling them first would
 /// cost a few kilobytes of stores per node.
 #[derive(Clone, Copy)]
 pub struct StackList<T: Copy, const N: usize> {
@@ -188,6 +188,12 @@ impl<T: Copy, const N: usize> StackList<T, N> {
     #[inline(always)]
     pub fn is_empty(&self) -> bool {
         self.len == 0
+    }
+
+    /// Whether the list holds `N` items: one more [`StackList::push`] would panic.
+    #[inline(always)]
+    pub fn is_full(&self) -> bool {
+        self.len == N
     }
 
     /// The items as a slice.
@@ -247,8 +253,12 @@ mod tests {
             list.push(v);
         }
         assert_eq!(list.as_slice(), &[7, -3, 12]);
+        assert!(!list.is_full());
+        list.push(1);
+        assert!(list.is_full());
+        assert_eq!(list.as_slice(), &[7, -3, 12, 1]);
         list.as_mut_slice().swap(0, 2);
-        assert_eq!(&*list, &[12, -3, 7]);
+        assert_eq!(&*list, &[12, -3, 7, 1]);
         list.clear();
         list.push(5);
         assert_eq!(list.len(), 1);

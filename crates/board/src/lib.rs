@@ -47,7 +47,7 @@ pub use fen::{FenError, MAX_HALFMOVE_CLOCK, STARTPOS_FEN};
 pub use make::IllegalMove;
 pub use movegen::PieceMoves;
 pub use notation::MoveError;
-pub use perft::{divide, divide_parallel, perft};
+pub use perft::{divide, perft};
 pub use position::Position;
 pub use san::SanError;
 pub use see::{SEE_VALUES, see_value};

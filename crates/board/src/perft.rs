@@ -1,7 +1,6 @@
 //! Perft: counting the leaves of the legal move tree, for testing move generation.
 
 use crate::{Board, Move};
-use rayon::prelude::*;
 
 /// The number of leaf nodes `depth` plies below `board`, counting the last ply
 /// in bulk (by popcount of each piece's destinations).
@@ -26,19 +25,6 @@ pub fn divide(board: &Board, depth: u32) -> Vec<(Move, u64)> {
     board
         .legal_moves()
         .iter()
-        .map(|&mv| {
-            let mut child = *board;
-            child.play_unchecked(mv);
-            (mv, perft(&child, depth.saturating_sub(1)))
-        })
-        .collect()
-}
-
-/// Like [`divide`], with the root moves counted in parallel on rayon's pool.
-pub fn divide_parallel(board: &Board, depth: u32) -> Vec<(Move, u64)> {
-    let moves: Vec<Move> = board.legal_moves().to_vec();
-    moves
-        .par_iter()
         .map(|&mv| {
             let mut child = *board;
             child.play_unchecked(mv);

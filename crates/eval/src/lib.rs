@@ -78,8 +78,7 @@ mod tests {
     fn material_counts() {
         // An extra queen is worth more than a rook, for whichever side has it.
         // (The net never trains on such positions: their search scores are
-        // beyond the filter's ±2000. gen1 read K+Q v K at +794/−784, gen2 +700/−672,
-        // gen3 +807/−768, gen4 +820/−807.)
+        // beyond the filter's ±2000.)
         assert!(eval_fen("4k3/8/8/8/8/8/8/3QK3 w - - 0 1") > 500);
         assert!(eval_fen("4k3/8/8/8/8/8/8/3QK3 b - - 0 1") < -500);
         // A knight up is better than level, a rook up better still.

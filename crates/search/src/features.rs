@@ -1,7 +1,7 @@
 //! Switches for the search techniques, so each can be measured on versus off
 //! (self-play SPRT, tactical suites). Each is declared `on` or `off` by
 //! default (off: measured and not kept, see docs/search.md); the UCI option
-//! `SearchFeatures` takes a list like `-nmp,+probcut` to change some.
+//! `SearchFeatures` takes a list like `-nmp,-lmr` to change some.
 
 /// Declares every switch once — field, UCI name, default, doc — and derives from
 /// that one list the struct, its default, [`Features::NAMES`] and the name lookup.
@@ -70,14 +70,11 @@ features! {
     capture_history = "capthist" on,
     /// Pruning of quiet moves with bad history at low depth.
     history_pruning = "histprune" on,
-    /// ProbCut: a capture that beats beta by a margin in a shallow search cuts.
-    /// Off: −36.6 Elo after 200 games at 25K nodes (docs/search.md).
-    probcut = "probcut" off,
     /// Razoring: far below alpha at low depth, trust quiescence.
     razoring = "razor" on,
     /// Futility pruning of captures in quiescence, and the table's bound refining stand pat.
     qs_futility = "qsfutility" on,
-    /// "Improving" in every margin (futility, razoring, ProbCut) and looking past
+    /// "Improving" in every margin (futility, razoring) and looking past
     /// a ply in check.
     improving = "improving" on,
     /// Time management by the best move's share of nodes and by fail lows.
@@ -87,7 +84,7 @@ features! {
 impl Features {
     /// Parses a comma-separated list of `-name` (off) and `+name` (on) items,
     /// starting from the defaults (an empty string or `default`); `all` turns
-    /// every switch on.
+    /// every switch on. A name without its sign is an error, as is an unknown one.
     pub fn parse(text: &str) -> Result<Features, String> {
         let mut f = Features::default();
         for item in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
@@ -98,7 +95,11 @@ impl Features {
             let (on, name) = match item.as_bytes()[0] {
                 b'-' => (false, &item[1..]),
                 b'+' => (true, &item[1..]),
-                _ => (false, item),
+                _ => {
+                    return Err(format!(
+                        "search feature '{item}' needs a sign: +{item} (on) or -{item} (off)"
+                    ));
+                }
             };
             let slot = f.flag(name).ok_or_else(|| {
                 format!("unknown search feature '{name}' (known: {})", Features::NAMES.join(", "))
@@ -118,11 +119,15 @@ mod tests {
         assert_eq!(Features::parse("").unwrap(), Features::default());
         assert_eq!(Features::parse("all").unwrap(), Features::ALL);
         assert_eq!(Features::parse("all,default").unwrap(), Features::default());
-        assert!(!Features::default().probcut && Features::parse("+probcut").unwrap().probcut);
+        assert!(!Features::parse("-razor").unwrap().razoring);
+        assert!(Features::parse("-razor,+razor").unwrap().razoring);
         let f = Features::parse("-nmp, -lmr").unwrap();
         assert!(!f.nmp && !f.lmr && f.rfp);
         assert_eq!(Features::parse("-nmp,+nmp").unwrap(), Features::default());
         assert!(Features::parse("-warp").is_err());
+        // A bare name says neither on nor off.
+        let bare = Features::parse("-lmr,nmp").unwrap_err();
+        assert!(bare.contains("'nmp' needs a sign"), "{bare}");
     }
 
     #[test]

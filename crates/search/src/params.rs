@@ -1,9 +1,8 @@
 //! Search margins, reductions and limits, in one place, ordered by the step of
 //! `Worker::search` that uses them (see docs/search.md).
 //!
-//! Where a technique was measured in games, its worth is written beside its
-//! step: the technique on against the same binary with it off (`SearchFeatures`),
-//! 2+0.02, 80 games, pentanomial 95% interval (the table in docs/search.md).
+//! What each technique was measured to be worth, and how the margins were
+//! chosen, is recorded in docs/search.md.
 
 /// Deepest ply the search reaches (arrays are sized by it).
 pub const MAX_SEARCH_PLY: usize = 128;
@@ -16,20 +15,14 @@ pub const MAX_DEPTH: i32 = 100;
 /// exact, and should outlive ordinary entries (Stockfish stores `depth + 6`).
 pub const TB_DEPTH_BONUS: i32 = 6;
 
-// Step 5. Reverse futility pruning (−4.3 ± 42.8 Elo at 2e6cf28; on the final search +20.0
-// [−6.1, +46.3] at 25K nodes, 400 games; it costs 7 WAC positions: docs/search.md).
-// Its threat guards (no cut while a piece hangs or an enemy pawn nears promotion): +17.4
-// [−6.3, +41.3] at 25K nodes, 400 games, and WAC at 1.5M nodes 289 → 293.
-
-// A margin of 120 with the network: +15.6 at 20K nodes with gen2 (800 games), but
-// −14.8 [−36.1, +6.5] at 2+0.02 with gen3 (400 games) and WAC 289 vs 290; 150: −10.4.
+// Step 5. Reverse futility pruning.
 
 /// Reverse futility: a node whose static eval beats beta by this much per ply is cut.
 pub const RFP_MARGIN: i32 = 90;
 /// Reverse futility applies up to this depth.
 pub const RFP_MAX_DEPTH: i32 = 5;
 
-// Step 6. Null move pruning (+112.3 ± 46.0 Elo).
+// Step 6. Null move pruning.
 
 /// Null move applies from this depth.
 pub const NMP_MIN_DEPTH: i32 = 3;
@@ -64,22 +57,13 @@ pub const RAZOR_MAX_DEPTH: i32 = 3;
 /// ... when eval + this margin per ply of depth is below alpha.
 pub const RAZOR_MARGIN: i32 = 250;
 
-// Step 6b. ProbCut.
-
-/// ProbCut applies from this depth ...
-pub const PROBCUT_MIN_DEPTH: i32 = 5;
-/// ... looking for captures that beat beta by this much (less when improving) ...
-pub const PROBCUT_MARGIN: i32 = 200;
-/// ... in a search this many plies shallower.
-pub const PROBCUT_REDUCTION: i32 = 4;
-
-// Step 7. Internal iterative reduction (not measured in games).
+// Step 7. Internal iterative reduction.
 
 /// Internal iterative reduction applies from this depth when there is no hash move.
 pub const IIR_MIN_DEPTH: i32 = 4;
 
-// Step 9. Pruning at shallow depth: late move pruning (+75.0 ± 55.3 Elo),
-// futility pruning (+8.7 ± 46.9 Elo), SEE pruning (+48.1 ± 46.2 Elo).
+// Step 9. Pruning at shallow depth: late move pruning, futility pruning, SEE
+// pruning, history pruning.
 
 /// Late move pruning applies up to this depth.
 pub const LMP_MAX_DEPTH: i32 = 8;
@@ -124,7 +108,7 @@ pub const DOUBLE_EXTENSION_MARGIN: i32 = 20;
 /// ... at most this many times along a line.
 pub const MAX_DOUBLE_EXTENSIONS: u8 = 6;
 
-// Step 10b. Check extension (not measured in games).
+// Step 10b. Check extension.
 
 /// Extensions stop at this ply: twice the iteration's depth, and never below
 /// ply 16 (so perpetual-check lines cannot run the search to the ply limit).
@@ -132,7 +116,7 @@ pub const fn extension_ply_limit(root_depth: i32) -> i32 {
     2 * if root_depth > 8 { root_depth } else { 8 }
 }
 
-// Step 11. Late move reductions (+221.1 ± 65.4 Elo).
+// Step 11. Late move reductions.
 
 /// Late move reductions apply from this depth.
 pub const LMR_MIN_DEPTH: i32 = 3;
@@ -183,7 +167,7 @@ const fn lmr_table() -> [[i32; 64]; 64] {
 /// margin to alpha is skipped (as is a losing one once stand pat plus it is below alpha).
 pub const QS_FUTILITY_MARGIN: i32 = 150;
 
-// Aspiration windows (not measured in games).
+// Aspiration windows.
 
 /// Aspiration windows start at this half-width (centipawns) ...
 pub const ASPIRATION_WINDOW: i32 = 20;
@@ -192,7 +176,7 @@ pub const ASPIRATION_MIN_DEPTH: i32 = 5;
 /// ... and the window opens fully once its half-width grows past this.
 pub const ASPIRATION_MAX_WINDOW: i32 = 1000;
 
-// Time management (not measured in games).
+// Time management.
 
 /// The soft time limit is scaled by this when the best move just changed ...
 pub const TIME_SCALE_UNSTABLE: f64 = 1.4;

@@ -1,9 +1,10 @@
 //! The staged move picker: the hash move first, then good captures (MVV-LVA,
 //! split by SEE), killers, the counter-move, quiet moves by history, and bad
-//! captures last. Moves are generated only when a stage needs them.
+//! captures last; in quiescence, good captures and, at its first ply, quiet
+//! checks. Moves are generated only when a stage needs them.
 
 use crate::history::{Histories, PieceTo};
-use board::{Board, MAX_MOVES, Move, MoveList, Piece, StackList, see_value};
+use board::{Board, CheckSquares, MAX_MOVES, Move, MoveList, Piece, StackList, see_value};
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
 enum Stage {
@@ -16,13 +17,15 @@ enum Stage {
     GenerateQuiet,
     Quiet,
     BadNoisy,
+    GenerateQuietChecks,
+    QuietChecks,
     Done,
 }
 
-/// What the picker knows of the node besides the board.
-pub struct PickerContext<'a> {
-    /// The search's move-ordering tables.
-    pub histories: &'a Histories,
+/// How the main search orders a node's moves, besides the board and the
+/// histories: built once per node.
+#[derive(Clone, Copy)]
+pub struct PickerContext {
     /// The moves played one and two plies before (for continuation history and counter-moves).
     pub prev: [PieceTo; 2],
     /// The killers of this ply.
@@ -34,10 +37,20 @@ pub struct PickerContext<'a> {
 /// Hands out the legal moves of a position, best-looking first.
 pub struct MovePicker {
     stage: Stage,
+    /// The table's move: played first (in quiescence only if it is noisy or
+    /// the side is in check), and never handed out again.
     hash_move: Move,
     killers: [Move; 2],
     counter: Move,
+    /// The moves one and two plies before (continuation history).
+    prev: [PieceTo; 2],
+    capture_history: bool,
+    /// Quiescence outside check: captures and promotions only, bad ones dropped.
     noisy_only: bool,
+    /// Quiescence's first ply: quiet checks after the captures.
+    quiet_checks: bool,
+    /// The checks of the position, for the quiet-check stage.
+    check_squares: Option<CheckSquares>,
     moves: MoveList,
     /// `scores[i]` orders `moves[i]`.
     scores: StackList<i32, MAX_MOVES>,
@@ -46,20 +59,17 @@ pub struct MovePicker {
     bad_index: usize,
 }
 
-/// Whether `mv` captures or promotes.
-#[inline(always)]
-pub fn is_noisy(board: &Board, mv: Move) -> bool {
-    mv.is_en_passant()
-        || mv.promotion().is_some()
-        || (!mv.is_castling() && board.piece_on(mv.to()).is_some())
-}
-
 impl MovePicker {
     /// A picker for the main search. `hash_move` must be legal or [`Move::NULL`].
-    pub fn new(board: &Board, hash_move: Move, ctx: &PickerContext) -> MovePicker {
-        let counter = ctx.histories.counter(ctx.prev[0]);
+    pub fn new(
+        board: &Board,
+        hash_move: Move,
+        histories: &Histories,
+        ctx: PickerContext,
+    ) -> MovePicker {
+        let counter = histories.counter(ctx.prev[0]);
         let legal_quiet =
-            |m: Move| !m.is_null() && m != hash_move && !is_noisy(board, m) && board.is_legal(m);
+            |m: Move| !m.is_null() && m != hash_move && !board.is_noisy(m) && board.is_legal(m);
         let k0 = if legal_quiet(ctx.killers[0]) { ctx.killers[0] } else { Move::NULL };
         let k1 = if legal_quiet(ctx.killers[1]) && ctx.killers[1] != k0 {
             ctx.killers[1]
@@ -71,24 +81,51 @@ impl MovePicker {
         } else {
             Move::NULL
         };
-        MovePicker::with(hash_move, [k0, k1], counter, false)
-    }
-
-    /// A picker for quiescence search: captures and promotions only (all moves
-    /// when in check). Bad captures are not returned.
-    pub fn new_noisy(board: &Board, hash_move: Move) -> MovePicker {
-        let hash_move =
-            if board.in_check() || is_noisy(board, hash_move) { hash_move } else { Move::NULL };
-        MovePicker::with(hash_move, [Move::NULL; 2], Move::NULL, !board.in_check())
-    }
-
-    fn with(hash_move: Move, killers: [Move; 2], counter: Move, noisy_only: bool) -> MovePicker {
         MovePicker {
             stage: if hash_move.is_null() { Stage::GenerateNoisy } else { Stage::HashMove },
-            hash_move,
-            killers,
+            killers: [k0, k1],
             counter,
-            noisy_only,
+            prev: ctx.prev,
+            capture_history: ctx.capture_history,
+            ..MovePicker::empty(hash_move)
+        }
+    }
+
+    /// A picker for quiescence search: captures and promotions that do not lose
+    /// material, then, with `checks` (its first ply), quiet moves that give check
+    /// without losing material; every evasion when in check. Evasions are ordered
+    /// without continuation history. `hash_move` must be legal or [`Move::NULL`];
+    /// a quiet one is not played (not even as a check) unless in check.
+    pub fn quiescence(
+        board: &Board,
+        hash_move: Move,
+        capture_history: bool,
+        checks: bool,
+    ) -> MovePicker {
+        let in_check = board.in_check();
+        let hash_first = !hash_move.is_null() && (in_check || board.is_noisy(hash_move));
+        MovePicker {
+            stage: if hash_first { Stage::HashMove } else { Stage::GenerateNoisy },
+            capture_history,
+            noisy_only: !in_check,
+            quiet_checks: checks && !in_check,
+            ..MovePicker::empty(hash_move)
+        }
+    }
+
+    /// A picker at the first stage with nothing generated yet.
+    #[inline(always)]
+    fn empty(hash_move: Move) -> MovePicker {
+        MovePicker {
+            stage: Stage::HashMove,
+            hash_move,
+            killers: [Move::NULL; 2],
+            counter: Move::NULL,
+            prev: [PieceTo::NONE; 2],
+            capture_history: false,
+            noisy_only: false,
+            quiet_checks: false,
+            check_squares: None,
             moves: MoveList::new(),
             scores: StackList::new(),
             index: 0,
@@ -103,7 +140,7 @@ impl MovePicker {
     }
 
     /// The next move, or `None` when all are out.
-    pub fn next(&mut self, board: &Board, ctx: &PickerContext) -> Option<Move> {
+    pub fn next(&mut self, board: &Board, histories: &Histories) -> Option<Move> {
         loop {
             match self.stage {
                 Stage::HashMove => {
@@ -119,11 +156,12 @@ impl MovePicker {
                         self.moves = board.legal_moves();
                     }
                     self.scores.clear();
+                    let (prev, capture_history) = (self.prev, self.capture_history);
                     for &mv in self.moves.as_slice() {
-                        self.scores.push(if is_noisy(board, mv) {
-                            noisy_score(board, mv, ctx) + 1_000_000
+                        self.scores.push(if board.is_noisy(mv) {
+                            noisy_score(board, mv, histories, capture_history) + 1_000_000
                         } else {
-                            quiet_score(board, mv, ctx)
+                            quiet_score(board, mv, histories, prev)
                         });
                     }
                     self.index = 0;
@@ -146,8 +184,11 @@ impl MovePicker {
                         }
                         None => {}
                     }
-                    // In check every move was in the first list; in quiescence we are done.
-                    self.stage = if self.noisy_only || board.in_check() {
+                    // In check every move was in the first list; in quiescence only
+                    // the quiet checks may follow.
+                    self.stage = if self.quiet_checks {
+                        Stage::GenerateQuietChecks
+                    } else if self.noisy_only || board.in_check() {
                         Stage::Done
                     } else {
                         Stage::Killer1
@@ -175,8 +216,9 @@ impl MovePicker {
                     self.moves.clear();
                     board.quiet_moves(&mut self.moves);
                     self.scores.clear();
+                    let prev = self.prev;
                     for &mv in self.moves.as_slice() {
-                        self.scores.push(quiet_score(board, mv, ctx));
+                        self.scores.push(quiet_score(board, mv, histories, prev));
                     }
                     self.index = 0;
                     self.stage = Stage::Quiet;
@@ -196,6 +238,28 @@ impl MovePicker {
                         return Some(self.bad[self.bad_index - 1]);
                     }
                     self.stage = Stage::Done;
+                }
+                Stage::GenerateQuietChecks => {
+                    self.moves.clear();
+                    board.quiet_moves(&mut self.moves);
+                    self.check_squares = Some(board.check_squares());
+                    self.index = 0;
+                    self.stage = Stage::QuietChecks;
+                }
+                Stage::QuietChecks => {
+                    // In generation order, the table's move left out.
+                    let Some(&mv) = self.moves.get(self.index) else {
+                        self.stage = Stage::Done;
+                        continue;
+                    };
+                    self.index += 1;
+                    let gives_check = self
+                        .check_squares
+                        .as_ref()
+                        .is_some_and(|squares| board.gives_check_with(mv, squares));
+                    if mv != self.hash_move && gives_check && board.see_ge(mv, 0) {
+                        return Some(mv);
+                    }
                 }
                 Stage::Done => return None,
             }
@@ -238,22 +302,67 @@ fn mvv_lva(board: &Board, mv: Move) -> i32 {
 
 /// A capture's or promotion's order: MVV-LVA, refined by capture history.
 #[inline]
-fn noisy_score(board: &Board, mv: Move, ctx: &PickerContext) -> i32 {
+fn noisy_score(board: &Board, mv: Move, histories: &Histories, capture_history: bool) -> i32 {
     let mut score = mvv_lva(board, mv);
-    if ctx.capture_history {
+    if capture_history {
         let piece = board.piece_on(mv.from()).unwrap_or(Piece::Pawn);
         let pt = PieceTo::new(board.side_to_move(), piece, mv.to());
-        score = score * 4 + ctx.histories.capture(board, pt, mv) / 8;
+        score = score * 4 + histories.capture(board, pt, mv) / 8;
     }
     score
 }
 
+/// A quiet move's order: butterfly history and two plies of continuation history.
 #[inline]
-fn quiet_score(board: &Board, mv: Move, ctx: &PickerContext) -> i32 {
+fn quiet_score(board: &Board, mv: Move, histories: &Histories, prev: [PieceTo; 2]) -> i32 {
     let us = board.side_to_move();
     let piece = board.piece_on(mv.from()).unwrap_or(Piece::Pawn);
     let pt = PieceTo::new(us, piece, mv.to());
-    ctx.histories.butterfly(us, mv)
-        + ctx.histories.continuation(ctx.prev[0], pt)
-        + ctx.histories.continuation(ctx.prev[1], pt)
+    histories.butterfly(us, mv)
+        + histories.continuation(prev[0], pt)
+        + histories.continuation(prev[1], pt)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every move a quiescence picker hands out, in order.
+    fn quiescence_moves(fen: &str, hash: &str, checks: bool) -> Vec<String> {
+        let board = Board::from_fen(fen).expect("valid FEN");
+        let hash_move =
+            if hash.is_empty() { Move::NULL } else { board.parse_uci_move(hash, false).unwrap() };
+        let histories = Histories::default();
+        let mut picker = MovePicker::quiescence(&board, hash_move, true, checks);
+        std::iter::from_fn(|| picker.next(&board, &histories))
+            .map(|mv| board.move_to_uci(mv, false))
+            .collect()
+    }
+
+    #[test]
+    fn quiescence_hands_out_good_captures_then_quiet_checks_that_keep_material() {
+        // White's queen takes the loose knight on b4 first; then it checks from e2
+        // and e3, but not from d7 or d8, where the king takes it.
+        let fen = "4k3/8/8/8/1n6/8/3Q4/4K3 w - - 0 1";
+        let moves = quiescence_moves(fen, "", true);
+        assert_eq!(moves[0], "d2b4", "{moves:?}");
+        let mut checks = moves[1..].to_vec();
+        checks.sort();
+        assert_eq!(checks, ["d2e2", "d2e3"]);
+        // Without checks (deeper quiescence plies) the capture alone.
+        assert_eq!(quiescence_moves(fen, "", false), ["d2b4"]);
+        // A quiet hash move is not played, not even as a check.
+        let with_hash = quiescence_moves(fen, "d2e2", true);
+        assert_eq!(with_hash, ["d2b4", "d2e3"]);
+    }
+
+    #[test]
+    fn quiescence_in_check_hands_out_every_evasion() {
+        let fen = "r3k3/8/8/8/8/8/7R/K7 w - - 0 1";
+        let board = Board::from_fen(fen).unwrap();
+        let mut moves = quiescence_moves(fen, "", true);
+        moves.sort();
+        assert_eq!(moves, ["a1b1", "a1b2", "h2a2"]);
+        assert_eq!(board.legal_moves().len(), 3);
+    }
 }

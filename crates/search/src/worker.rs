@@ -2,8 +2,9 @@
 //! changes and evaluates its position.
 //!
 //! Every thread of the Lazy SMP pool owns a [`Worker`]: its own position,
-//! stack, principal-variation table, histories and pawn cache. Threads share
-//! only the transposition table, the stop flag and their published node counts.
+//! stack, principal-variation table, histories and accumulators. Threads share
+//! only the transposition table, the network, the stop flag and their published
+//! node counts.
 //!
 //! The search itself is split by concern, one file each:
 //!
@@ -127,25 +128,17 @@ pub(crate) struct PartialRoot {
     pub score: i32,
 }
 
-impl Default for Worker {
-    fn default() -> Self {
-        Worker::new(eval::nnue::embedded())
-    }
-}
-
 impl Worker {
     /// A fresh worker at the start position, evaluating with `network` (shared,
     /// not copied: every thread of a pool holds the pool's one network).
     pub fn new(network: Arc<Network>) -> Worker {
+        let position = Position::new(Board::startpos());
+        let root = Accumulator::new(&network, position.board());
         Worker {
-            position: Position::new(Board::startpos()),
+            position,
             histories: Box::default(),
             network,
-            accumulators: vec![
-                Accumulator { values: [[0; eval::nnue::HIDDEN]; 2] };
-                MAX_SEARCH_PLY + 8
-            ]
-            .into_boxed_slice(),
+            accumulators: vec![root; MAX_SEARCH_PLY + 8].into_boxed_slice(),
             accumulators_len: 1,
             frames: vec![Frame::EMPTY; MAX_SEARCH_PLY + 4],
             root_move_nodes: vec![0; 64 * 64].into_boxed_slice(),

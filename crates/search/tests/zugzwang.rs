@@ -26,8 +26,8 @@ fn best_move(fen: &str, depth: i32, features: Features) -> String {
 /// mating net needs quiet waiting moves that put White in zugzwang. When the
 /// verification search could be answered by another null move (before this test),
 /// the search played 1...Rb6 at every depth up to 20 at least; with the guard it
-/// finds 1...Ne8 (depth 16 before the singular extensions and other
-/// techniques of issue 11; depth 21 with them and ProbCut off). At depth 22,
+/// finds 1...Ne8 (depth 16 before the singular extensions and the techniques
+/// added with them; depth 21 with them). At depth 22,
 /// removing the guard gives 1...Rb5 (and 1...Rb6 at 24).
 #[test]
 fn verified_null_move_finds_the_zugzwang_mate() {

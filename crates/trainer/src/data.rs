@@ -10,9 +10,9 @@
 //! score is beyond ±[`Filter::max_score`] (mates and lost causes).
 
 use crate::sample::Sample;
-use board::{Board, Color, Move};
-use gamedata::{Game, GameReader, GameResult, Ply};
-use std::io::{BufRead, BufReader, Read};
+use board::{Board, Color};
+use gamedata::{Game, GameReader, GameResult};
+use std::io::{BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -64,13 +64,6 @@ impl FilterStats {
     }
 }
 
-/// Whether `mv` captures or promotes in `board`.
-pub fn is_noisy(board: &Board, mv: Move) -> bool {
-    mv.is_en_passant()
-        || mv.promotion().is_some()
-        || (!mv.is_castling() && board.piece_on(mv.to()).is_some())
-}
-
 /// The ply of `board` counted from the standard start position.
 pub fn game_ply(board: &Board) -> u32 {
     2 * (u32::from(board.fullmove_number()) - 1) + (board.side_to_move() == Color::Black) as u32
@@ -84,7 +77,7 @@ pub fn samples_of(game: &Game, filter: &Filter, out: &mut Vec<Sample>, stats: &m
         let white_score = i32::from(ply.white_score);
         if board.in_check() {
             stats.in_check += 1;
-        } else if is_noisy(&board, ply.mv) {
+        } else if board.is_noisy(ply.mv) {
             stats.noisy += 1;
         } else if game_ply(&board) < filter.min_ply {
             stats.early += 1;
@@ -122,30 +115,17 @@ pub fn open(path: &Path) -> Result<Box<dyn Read + Send>, String> {
     }
 }
 
-/// Whether `path` holds games in the text format (by its name).
-fn is_text(path: &Path) -> bool {
-    let name = path.to_string_lossy();
-    name.ends_with(".txt") || name.ends_with(".txt.xz")
-}
-
 /// Calls `f` with every game of the file at `path`, in order.
 pub fn for_each_game(path: &Path, mut f: impl FnMut(Game)) -> Result<(), String> {
-    let input = open(path)?;
     let name = path.display();
-    if is_text(path) {
-        for game in TextGames::new(BufReader::new(input)) {
-            f(game.map_err(|e| format!("{name}: {e}"))?);
-        }
-    } else {
-        for game in GameReader::new(input) {
-            f(game.map_err(|e| format!("{name}: {e}"))?);
-        }
+    for game in GameReader::new(open(path)?) {
+        f(game.map_err(|e| format!("{name}: {e}"))?);
     }
     Ok(())
 }
 
 /// The data files under `paths` (files as given; directories searched, not
-/// recursively, for `.bin`, `.bin.xz`, `.txt`, `.txt.xz`, and those sorted by
+/// recursively, for `.bin` and `.bin.xz`, and those sorted by
 /// name), in the order given: the order of the samples, and so the trained
 /// net, follows it.
 pub fn data_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
@@ -158,7 +138,7 @@ pub fn data_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
             for entry in entries {
                 let p = entry.map_err(|e| format!("{}: {e}", path.display()))?.path();
                 let name = p.to_string_lossy().to_string();
-                if [".bin", ".bin.xz", ".txt", ".txt.xz"].iter().any(|s| name.ends_with(s)) {
+                if [".bin", ".bin.xz"].iter().any(|s| name.ends_with(s)) {
                     found.push(p);
                 }
             }
@@ -243,92 +223,10 @@ fn load_file(path: &Path, filter: &Filter, validation_every: u64) -> Result<Load
     Ok(loaded)
 }
 
-/// Games from the text format, one searched position a line:
-/// `FEN | score (White's view) | result (1.0, 0.5, 0.0 for White) | bestmove`,
-/// in game order. A new game starts where a line's position is not the one the
-/// previous line's move leads to, or its result differs.
-pub struct TextGames<R> {
-    lines: std::io::Lines<R>,
-    line_number: usize,
-    current: Option<(Game, Board)>,
-    done: bool,
-}
-
-impl<R: BufRead> TextGames<R> {
-    /// Reads games from `input`.
-    pub fn new(input: R) -> TextGames<R> {
-        TextGames { lines: input.lines(), line_number: 0, current: None, done: false }
-    }
-
-    fn parse(&self, line: &str) -> Result<(Board, i16, GameResult, Move), String> {
-        let at = self.line_number;
-        let fields: Vec<&str> = line.split('|').map(str::trim).collect();
-        let [fen, score, result, mv] = fields[..] else {
-            return Err(format!("line {at}: expected 4 fields separated by '|'"));
-        };
-        let board = Board::from_fen(fen).map_err(|e| format!("line {at}: {e}"))?;
-        let score: i32 = score.parse().map_err(|_| format!("line {at}: bad score '{score}'"))?;
-        let result = match result {
-            "1.0" | "1" => GameResult::WhiteWins,
-            "0.5" => GameResult::Draw,
-            "0.0" | "0" => GameResult::BlackWins,
-            r => return Err(format!("line {at}: bad result '{r}'")),
-        };
-        let mv = board
-            .parse_uci_move(mv, board.has_chess960_castling())
-            .map_err(|e| format!("line {at}: move '{mv}': {e:?}"))?;
-        Ok((board, score.clamp(-32000, 32000) as i16, result, mv))
-    }
-}
-
-impl<R: BufRead> Iterator for TextGames<R> {
-    type Item = Result<Game, String>;
-
-    fn next(&mut self) -> Option<Result<Game, String>> {
-        while !self.done {
-            let line = match self.lines.next() {
-                None => {
-                    self.done = true;
-                    break;
-                }
-                Some(Err(e)) => {
-                    self.done = true;
-                    return Some(Err(format!("line {}: {e}", self.line_number + 1)));
-                }
-                Some(Ok(line)) => line,
-            };
-            self.line_number += 1;
-            if line.trim().is_empty() {
-                continue;
-            }
-            let (board, white_score, result, mv) = match self.parse(&line) {
-                Ok(parsed) => parsed,
-                Err(e) => {
-                    self.done = true;
-                    return Some(Err(e));
-                }
-            };
-            let continues = self
-                .current
-                .as_ref()
-                .is_some_and(|(game, next)| *next == board && game.result == result);
-            let finished = if continues { None } else { self.current.take() };
-            let (game, next) = self
-                .current
-                .get_or_insert_with(|| (Game { start: board, result, plies: Vec::new() }, board));
-            game.plies.push(Ply { mv, white_score });
-            next.play_unchecked(mv);
-            if let Some((game, _)) = finished {
-                return Some(Ok(game));
-            }
-        }
-        self.current.take().map(|(game, _)| Ok(game))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use gamedata::Ply;
 
     fn game_from(fen: &str, moves: &[&str], scores: &[i16], result: GameResult) -> Game {
         let start = Board::from_fen(fen).expect("valid FEN");
@@ -373,28 +271,6 @@ mod tests {
         assert_eq!((stats.early, stats.kept), (2, 0));
     }
 
-    #[test]
-    fn text_lines_become_games() {
-        let text = "\
-rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 | 20 | 1.0 | e2e4
-rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 | 25 | 1.0 | e7e5
-rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 | 15 | 0.5 | d2d4
-
-rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1 | -5 | 0.5 | d7d5
-rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 | 15 | 0.0 | g1f3
-";
-        let games: Vec<Game> =
-            TextGames::new(text.as_bytes()).collect::<Result<_, _>>().expect("valid");
-        assert_eq!(games.len(), 3);
-        assert_eq!(games[0].plies.len(), 2);
-        assert_eq!(games[0].result, GameResult::WhiteWins);
-        assert_eq!(games[1].plies.len(), 2);
-        assert_eq!(games[1].plies[1].white_score, -5);
-        assert_eq!(games[2].result, GameResult::BlackWins);
-        let bad = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 | x | 1.0 | e2e4\n";
-        assert!(TextGames::new(bad.as_bytes()).next().expect("an item").is_err());
-    }
-
     /// Threads read the files, but the samples keep the order of the files:
     /// a small file, a large one and a small one on two threads — the first
     /// thread finishes the first small file and takes the third while the
@@ -403,17 +279,18 @@ rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 | 15 | 0.0 | g1f3
     fn loading_keeps_the_order_of_the_files() {
         let dir = std::env::temp_dir().join(format!("tessera-load-order-{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("a temporary directory");
-        let line = |score: usize| {
-            format!(
-                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 20 | {score} | 0.5 | e2e4\n"
-            )
-        };
+        let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 20";
         let files: Vec<PathBuf> = [(1, 10), (40_000, 20), (1, 30)]
             .iter()
             .enumerate()
             .map(|(k, &(games, score))| {
-                let path = dir.join(format!("{k}.txt"));
-                std::fs::write(&path, line(score).repeat(games)).expect("written");
+                let game = game_from(fen, &["e2e4"], &[score], GameResult::Draw);
+                let mut bytes = Vec::new();
+                for _ in 0..games {
+                    gamedata::write_game(&mut bytes, &game).expect("packs");
+                }
+                let path = dir.join(format!("{k}.bin"));
+                std::fs::write(&path, bytes).expect("written");
                 path
             })
             .collect();

@@ -3,12 +3,11 @@
 //! ```text
 //! tessera-train train [options] DATA...    train a net (see docs/nnue.md)
 //! tessera-train stats [--min-ply N] [--max-score S] DATA...
-//! tessera-train convert --out FILE.bin TEXT...   text games -> binary games
 //! tessera-train text --out FILE DATA...  binary games -> text lines
 //! tessera-train import-pgn --out FILE.bin --players A,B PGN...   self-play match games -> binary games
 //! ```
 //!
-//! DATA are files or folders of `.bin`, `.bin.xz`, `.txt` or `.txt.xz` games.
+//! DATA are files or folders of `.bin` or `.bin.xz` games.
 
 use gamedata::write_game;
 use std::collections::HashMap;
@@ -26,7 +25,6 @@ usage: tessera-train train [--out DIR] [--hidden H] [--factoriser true|false] [-
                            [--validation-every N] [--min-ply P] [--max-score S] [--init FILE]
                            [--mirror true|false] DATA...
        tessera-train stats [--min-ply P] [--max-score S] DATA...
-       tessera-train convert --out FILE.bin TEXT...
        tessera-train text --out FILE DATA...
        tessera-train import-pgn --out FILE.bin --players NAME,NAME... PGN...";
 
@@ -35,7 +33,6 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("train") => run_train(&args[1..]),
         Some("stats") => run_stats(&args[1..]),
-        Some("convert") => run_convert(&args[1..]),
         Some("text") => run_text(&args[1..]),
         Some("import-pgn") => run_import_pgn(&args[1..]),
         _ => Err("unknown command".to_string()),
@@ -279,30 +276,6 @@ fn run_stats(args: &[String]) -> Result<(), String> {
     }
     eprint!("total: ");
     print_stats(&total);
-    Ok(())
-}
-
-fn run_convert(args: &[String]) -> Result<(), String> {
-    let (flags, paths) = parse(args, &["out"])?;
-    let out = flags.get("out").ok_or("--out FILE is required")?;
-    let file = std::fs::File::create(out).map_err(|e| format!("{out}: {e}"))?;
-    let mut writer = BufWriter::new(file);
-    let (mut games, mut positions) = (0u64, 0u64);
-    for path in &paths {
-        let mut error = None;
-        data::for_each_game(path, |game| {
-            if error.is_none() {
-                games += 1;
-                positions += game.plies.len() as u64;
-                error = write_game(&mut writer, &game).err();
-            }
-        })?;
-        if let Some(e) = error {
-            return Err(format!("{out}: {e}"));
-        }
-    }
-    writer.flush().map_err(|e| format!("{out}: {e}"))?;
-    eprintln!("{games} games, {positions} positions -> {out}");
     Ok(())
 }
 

@@ -25,9 +25,8 @@ pub struct Config {
     pub final_lr_factor: f32,
     /// AdamW's decoupled weight decay.
     pub weight_decay: f32,
-    /// The weight of the game result in the target (the rest is the score).
-    /// 0.1 beat 0.3 by +126 Elo at 20K nodes and 0.5 lost −133 (gen4); on the next
-    /// data 0.2 lost −37 and 0 read +7 [−16, +30] against 0.1 (docs/nnue.md).
+    /// The weight of the game result in the target (the rest is the score;
+    /// docs/nnue.md records how the default was chosen).
     pub lambda: f32,
     /// Worker threads.
     pub threads: usize,

@@ -12,12 +12,14 @@ use super::layout::{HIDDEN, feature_index};
 use super::network::Network;
 use board::{Board, CastlingSide, Color, Move, MoveKind, Piece, Square};
 
-/// The first layer's output, `[White's perspective, Black's perspective]`.
+/// The first layer's output, `[White's perspective, Black's perspective]`:
+/// made for a board by [`Accumulator::new`], and for a child by
+/// [`Accumulator::play`] or [`Accumulator::apply`].
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 #[repr(C, align(64))]
 pub struct Accumulator {
     /// The pre-activation values of each perspective's H neurons.
-    pub values: [[i16; HIDDEN]; 2],
+    pub(super) values: [[i16; HIDDEN]; 2],
 }
 
 /// A piece on a square: one input feature per perspective.
@@ -36,10 +38,13 @@ impl MoveDelta {
     const NONE: Placed = (Color::White, Piece::Pawn, Square::A1);
 
     /// The features `mv` (legal in `board`) adds and removes.
+    ///
+    /// # Panics
+    ///
+    /// If `mv` is a normal move or a promotion from an empty square.
     pub fn new(board: &Board, mv: Move) -> MoveDelta {
         let us = board.side_to_move();
         let (from, to) = (mv.from(), mv.to());
-        let piece = board.piece_on(from).unwrap_or(Piece::Pawn);
         let mut delta = MoveDelta {
             added: [Self::NONE; 2],
             added_len: 0,
@@ -62,6 +67,9 @@ impl MoveDelta {
                 delta.add((us, Piece::Pawn, to));
             }
             MoveKind::Normal | MoveKind::Promotion => {
+                let Some(piece) = board.piece_on(from) else {
+                    panic!("{mv:?} moves no piece in {}", board.to_fen(true));
+                };
                 delta.remove((us, piece, from));
                 if let Some(captured) = board.piece_on(to) {
                     delta.remove((!us, captured, to));
@@ -84,8 +92,8 @@ impl MoveDelta {
 
     /// The same delta without the last feature it removes (for tests that
     /// prove the debug check catches a wrong update).
-    #[doc(hidden)]
-    pub fn forget_last_removal(mut self) -> MoveDelta {
+    #[cfg(test)]
+    fn forget_last_removal(mut self) -> MoveDelta {
         self.removed_len = self.removed_len.saturating_sub(1);
         self
     }
@@ -236,6 +244,13 @@ mod tests {
         assert_eq!(acc.apply(&net, &MoveDelta::new(&board, capture)), fresh);
         let broken = MoveDelta::new(&board, capture).forget_last_removal();
         assert_ne!(acc.apply(&net, &broken), fresh);
+    }
+
+    #[test]
+    #[should_panic(expected = "moves no piece")]
+    fn a_move_from_an_empty_square_is_refused() {
+        // Not a pawn taken on faith: the delta of a move that moves nothing is a fault.
+        let _ = MoveDelta::new(&Board::startpos(), Move::new(Square::E4, Square::E5));
     }
 
     #[test]

@@ -20,7 +20,7 @@ pub use accumulator::{Accumulator, MoveDelta};
 pub use layout::{HIDDEN, INPUTS, QA, QB, SCALE, feature_index};
 pub use network::{NetError, Network};
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// The network built into the engine (chosen by `build.rs`), parsed and
 /// checked at compile time: a net of the wrong shape does not build.
@@ -31,7 +31,21 @@ pub static EMBEDDED: Network =
         Err(_) => panic!("the embedded network is not a valid network of this engine"),
     };
 
-/// A shared copy of the embedded network.
+/// The embedded network, shared: copied once, at the first call, onto the
+/// heap; every later call hands out the same [`Arc`].
 pub fn embedded() -> Arc<Network> {
-    Arc::new(EMBEDDED.clone())
+    static SHARED: OnceLock<Arc<Network>> = OnceLock::new();
+    Arc::clone(SHARED.get_or_init(|| Arc::new(EMBEDDED.clone())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_embedded_network_is_shared_not_copied() {
+        let (a, b) = (embedded(), embedded());
+        assert!(Arc::ptr_eq(&a, &b));
+        assert!(*a == EMBEDDED);
+    }
 }

@@ -4,9 +4,8 @@
 
 use super::table::{NodeResult, bound_settles, tt_cutoff, tt_score};
 use super::{INFINITY, NO_EVAL, SearchContext, Worker};
-use crate::history::PieceTo;
 use crate::params::{MAX_SEARCH_PLY, QS_FUTILITY_MARGIN};
-use crate::picker::{MovePicker, PickerContext};
+use crate::picker::MovePicker;
 use board::{Move, Piece, see_value};
 use tt::{Bound, MATE, is_decisive};
 
@@ -74,48 +73,13 @@ impl Worker {
             Some(best_score + QS_FUTILITY_MARGIN)
         };
 
-        let mut picker = MovePicker::new_noisy(self.board(), hash_move);
-        let prev = [PieceTo::NONE; 2];
+        let mut picker =
+            MovePicker::quiescence(self.board(), hash_move, ctx.features.capture_history, checks);
         let mut best_move = Move::NULL;
         let mut moves_tried = 0;
-        let mut quiet_checks = board::MoveList::new();
-        let mut check_squares = None;
-        let mut next_check = 0;
-        let mut picker_done = false;
-        loop {
-            let mv = if !picker_done {
-                let ctx_p = PickerContext {
-                    histories: &self.histories,
-                    prev,
-                    killers: [Move::NULL; 2],
-                    capture_history: ctx.features.capture_history,
-                };
-                match picker.next(self.board(), &ctx_p) {
-                    Some(mv) => mv,
-                    None => {
-                        picker_done = true;
-                        if checks && !in_check {
-                            self.board().quiet_moves(&mut quiet_checks);
-                            check_squares = Some(self.board().check_squares());
-                        }
-                        continue;
-                    }
-                }
-            } else {
-                // Quiet checks (first quiescence ply only), skipping the hash move already tried.
-                let Some(&mv) = quiet_checks.get(next_check) else { break };
-                next_check += 1;
-                let board = self.board();
-                let gives_check = check_squares
-                    .as_ref()
-                    .is_some_and(|squares| board.gives_check_with(mv, squares));
-                if mv == hash_move || !gives_check || !board.see_ge(mv, 0) {
-                    continue;
-                }
-                mv
-            };
-            // The picker hands out only captures that do not lose material (and
-            // quiet checks were tested above); the hash move it does not test.
+        while let Some(mv) = picker.next(self.board(), &self.histories) {
+            // The picker hands out only captures and quiet checks that do not lose
+            // material; the hash move it does not test.
             if !in_check && mv == hash_move && !self.board().see_ge(mv, 0) {
                 continue;
             }

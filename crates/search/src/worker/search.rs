@@ -1,13 +1,85 @@
 //! The principal variation search, as numbered steps (docs/search.md lists
-//! them; params.rs holds each step's margins and what it was measured to be worth).
+//! them; params.rs holds each step's margins). A step with an idea of its own
+//! is a helper below [`Worker::search`], handed the node as one [`Node`] and a
+//! move of the loop as one [`Candidate`].
 
 use super::table::{NodeResult, bound_settles, tt_cutoff, tt_score};
 use super::{INFINITY, NO_EVAL, PartialRoot, SearchContext, Worker};
 use crate::history::PieceTo;
 use crate::params::*;
-use crate::picker::{MovePicker, PickerContext, is_noisy};
-use board::Move;
+use crate::picker::{MovePicker, PickerContext};
+use board::{Board, CheckSquares, Move, StackList};
 use tt::{Bound, DECISIVE_BOUND, MATE, Record, is_decisive};
+
+/// What a node's step helpers read of it: fixed by Step 4, except `depth`,
+/// which Step 7 may lower. The one way the search hands a node to a helper.
+#[derive(Clone, Copy)]
+struct Node {
+    ply: usize,
+    depth: i32,
+    beta: i32,
+    /// A PV node: `beta - alpha > 1` on entry.
+    pv: bool,
+    /// Expected to fail high (the parent's move is expected to be refuted).
+    cut: bool,
+    root: bool,
+    /// A singular-extension search of this node, without its hash move (Step 10).
+    singular_search: bool,
+    in_check: bool,
+    improving: bool,
+    /// The corrected static eval ([`NO_EVAL`] in check).
+    static_eval: i32,
+    /// The table's move, if legal here (and a root move at the root); else null.
+    hash_move: Move,
+    /// The moves played one and two plies before.
+    prev: [PieceTo; 2],
+}
+
+impl Node {
+    /// 1 when `improving` counts in the margins, else 0.
+    fn improving_margin(&self, ctx: &SearchContext) -> i32 {
+        i32::from(ctx.features.improving && self.improving)
+    }
+}
+
+/// A move of the loop, with what the pruning, extension and reduction steps read of it.
+#[derive(Clone, Copy)]
+struct Candidate {
+    mv: Move,
+    pt: PieceTo,
+    /// A capture or promotion.
+    noisy: bool,
+    gives_check: bool,
+    /// Its history score: capture history for a noisy move, else butterfly and
+    /// continuation history.
+    history: i32,
+    /// Its late move reduction before the adjustments of Step 11.
+    base_reduction: i32,
+}
+
+/// The moves searched before the best, for the history maluses (the first 64
+/// quiet moves and 32 noisy ones).
+struct Tried {
+    quiets: StackList<(Move, PieceTo), 64>,
+    captures: StackList<(Move, PieceTo), 32>,
+}
+
+impl Tried {
+    fn new() -> Tried {
+        Tried { quiets: StackList::new(), captures: StackList::new() }
+    }
+
+    #[inline(always)]
+    fn push(&mut self, c: &Candidate) {
+        if c.noisy {
+            if !self.captures.is_full() {
+                self.captures.push((c.mv, c.pt));
+            }
+        } else if !self.quiets.is_full() {
+            self.quiets.push((c.mv, c.pt));
+        }
+    }
+}
 
 impl Worker {
     /// Principal variation search. PV nodes have `beta - alpha > 1`.
@@ -16,13 +88,12 @@ impl Worker {
         ctx: &SearchContext,
         mut alpha: i32,
         mut beta: i32,
-        mut depth: i32,
+        depth: i32,
         ply: usize,
         cut_node: bool,
     ) -> i32 {
         let pv_node = beta - alpha > 1;
         let root = ply == 0;
-        // A singular-extension search of this node, without its hash move (Step 10).
         let excluded = self.frames[ply].excluded;
         let singular_search = !excluded.is_null();
         self.pv_len[ply] = ply;
@@ -113,229 +184,95 @@ impl Worker {
             }
         }
         self.frames[ply].static_eval = static_eval;
-        let improving = self.improving(ctx, ply, static_eval);
         if !root {
             self.histories.killers[ply + 1] = [Move::NULL; 2];
         }
         self.frames[ply + 1].excluded = Move::NULL;
-        let improving_margin = i32::from(ctx.features.improving && improving);
+        let moved = |back: usize| {
+            if ply >= back { self.frames[ply - back].moved } else { PieceTo::NONE }
+        };
+        let mut node = Node {
+            ply,
+            depth,
+            beta,
+            pv: pv_node,
+            cut: cut_node,
+            root,
+            singular_search,
+            in_check,
+            improving: self.improving(ctx, ply, static_eval),
+            static_eval,
+            hash_move,
+            prev: [moved(1), moved(2)],
+        };
 
-        if !pv_node && !in_check && !root && !singular_search {
-            // Step 5. Reverse futility pruning: far above beta at low depth, assume the cut
-            // unless a piece hangs or an enemy pawn is near promotion (threat guards).
-            if ctx.features.rfp
-                && depth <= RFP_MAX_DEPTH
-                && !is_decisive(eval)
-                && eval - RFP_MARGIN * (depth - improving as i32) >= beta
-                && !(ctx.features.rfp_threats && threat_pending(self.board()))
-            {
-                return (eval + beta) / 2;
-            }
-
-            // Step 5b. Razoring: far below alpha at low depth, only a capture could
-            // help, so quiescence decides.
-            if ctx.features.razoring
-                && depth <= RAZOR_MAX_DEPTH
-                && eval + RAZOR_MARGIN * (depth + improving_margin) < alpha
-            {
-                let score = self.qsearch(ctx, alpha, alpha + 1, ply, true);
-                if self.stopped {
-                    return 0;
-                }
-                if score <= alpha {
-                    return score;
-                }
-            }
-
-            // Step 6. Null move pruning: if passing still beats beta, a real move will too.
-            // Guarded against zugzwang: only with pieces besides pawns, never twice in a
-            // row, and verified at depth by a search in which the side that passed may
-            // not pass again (`null_move`).
-            let prev_null = ply > 0 && self.frames[ply - 1].moved == PieceTo::NONE;
-            let us = self.board().side_to_move();
-            if ctx.features.nmp
-                && depth >= NMP_MIN_DEPTH
-                && eval >= beta
-                && !prev_null
-                && !is_decisive(beta)
-                && (ply >= self.nmp_min_ply || us != self.nmp_color)
-                && self.board().has_non_pawn_material(us)
-                && let Some(score) = self.null_move(ctx, beta, depth, eval, ply, cut_node)
-            {
-                return score;
-            }
-
-            // Step 6b. ProbCut: a good capture that beats beta by a margin in a
-            // shallow search almost surely beats beta in a full one.
-            let probcut_beta = beta + PROBCUT_MARGIN - 50 * improving_margin;
-            if ctx.features.probcut
-                && depth >= PROBCUT_MIN_DEPTH
-                && !is_decisive(beta)
-                && !hit.is_some_and(|h| h.depth >= depth - 3 && tt_score(&h, ply) < probcut_beta)
-                && let Some(score) = self.probcut(
-                    ctx,
-                    probcut_beta,
-                    (depth, ply, cut_node),
-                    (key, hash_move),
-                    (raw_eval, static_eval),
-                )
-            {
-                return score;
-            }
+        // Steps 5 to 6. Whole-node pruning, before any move is searched.
+        if !pv_node
+            && !in_check
+            && !root
+            && !singular_search
+            && let Some(score) = self.prune_node(ctx, &node, alpha, eval)
+        {
+            return score;
         }
 
         // Step 7. Internal iterative reduction: without a hash move this node is probably
         // less important than its depth says; search it shallower.
         if ctx.features.iir
             && hash_move.is_null()
-            && depth >= IIR_MIN_DEPTH
+            && node.depth >= IIR_MIN_DEPTH
             && (pv_node || cut_node)
         {
-            depth -= 1;
+            node.depth -= 1;
         }
 
         // Step 8. The move loop.
-        let prev = [
-            if ply >= 1 { self.frames[ply - 1].moved } else { PieceTo::NONE },
-            if ply >= 2 { self.frames[ply - 2].moved } else { PieceTo::NONE },
-        ];
-        let killers = self.histories.killers[ply];
-        let mut picker = {
-            let ctx_p = PickerContext {
-                histories: &self.histories,
-                prev,
-                killers,
-                capture_history: ctx.features.capture_history,
-            };
-            MovePicker::new(self.board(), hash_move, &ctx_p)
+        let ordering = PickerContext {
+            prev: node.prev,
+            killers: self.histories.killers[ply],
+            capture_history: ctx.features.capture_history,
         };
-        let us = self.board().side_to_move();
+        let mut picker = MovePicker::new(self.board(), hash_move, &self.histories, ordering);
         let mut best_score = -INFINITY;
         let mut best_move = Move::NULL;
         let mut moves_tried = 0usize;
-        let mut quiets_tried: [(Move, PieceTo); 64] = [(Move::NULL, PieceTo::NONE); 64];
-        let mut quiet_count = 0usize;
-        let mut captures_tried: [(Move, PieceTo); 32] = [(Move::NULL, PieceTo::NONE); 32];
-        let mut capture_count = 0usize;
+        let mut tried = Tried::new();
         let original_alpha = alpha;
         // Computed at the first move that asks whether it gives check.
         let mut check_squares = None;
 
-        loop {
-            let mv = {
-                let ctx_p = PickerContext {
-                    histories: &self.histories,
-                    prev,
-                    killers,
-                    capture_history: ctx.features.capture_history,
-                };
-                match picker.next(self.board(), &ctx_p) {
-                    Some(mv) => mv,
-                    None => break,
-                }
-            };
+        while let Some(mv) = picker.next(self.board(), &self.histories) {
             if mv == excluded
                 || (root && (!self.root_moves.contains(&mv) || self.excluded_root.contains(&mv)))
             {
                 continue;
             }
             let board = *self.board();
-            let noisy = is_noisy(&board, mv);
-            let pt = self.piece_to(mv);
-            let history = if noisy {
-                if ctx.features.capture_history {
-                    self.histories.capture(&board, pt, mv)
-                } else {
-                    0
-                }
-            } else {
-                self.histories.butterfly(us, mv)
-                    + self.histories.continuation(prev[0], pt)
-                    + self.histories.continuation(prev[1], pt)
-            };
-            let base_reduction = LMR[depth.min(63) as usize][moves_tried.min(63)];
-
-            let gives_check = board
-                .gives_check_with(mv, check_squares.get_or_insert_with(|| board.check_squares()));
+            let c = self.candidate(ctx, &node, &board, mv, moves_tried, &mut check_squares);
 
             // Step 9. Pruning at shallow depth, once a line that avoids mate is known.
-            if !root && best_score > -DECISIVE_BOUND && board.has_non_pawn_material(us) {
-                let lmr_depth = (depth - 1 - base_reduction).max(0);
-                if !noisy && !gives_check {
-                    // Late move pruning: enough quiet moves were tried here.
-                    if ctx.features.lmp
-                        && depth <= LMP_MAX_DEPTH
-                        && moves_tried >= lmp_limit(depth, improving)
-                    {
-                        continue;
-                    }
-                    // Futility: this quiet move cannot lift the static eval to alpha.
-                    if ctx.features.futility
-                        && !in_check
-                        && lmr_depth <= FUTILITY_MAX_DEPTH
-                        && static_eval
-                            + FUTILITY_BASE
-                            + FUTILITY_PER_DEPTH * (lmr_depth + improving_margin)
-                            <= alpha
-                    {
-                        continue;
-                    }
-                    // History: this move has kept failing in similar positions.
-                    if ctx.features.history_pruning
-                        && lmr_depth <= HISTORY_PRUNING_MAX_DEPTH
-                        && history < -HISTORY_PRUNING_MARGIN * depth
-                    {
-                        continue;
-                    }
-                    // SEE: the quiet move loses material on its square.
-                    if ctx.features.see
-                        && !board.see_ge(mv, SEE_QUIET_MARGIN * lmr_depth * lmr_depth)
-                    {
-                        continue;
-                    }
-                } else if ctx.features.see
-                    && !gives_check
-                    && depth <= SEE_NOISY_MAX_DEPTH
-                    && !board.see_ge(
-                        mv,
-                        SEE_NOISY_MARGIN * depth - history / SEE_CAPTURE_HISTORY_DIVISOR,
-                    )
-                {
-                    // Captures that lose too much material (checks are kept: sacrifices).
-                    continue;
-                }
+            if !root
+                && best_score > -DECISIVE_BOUND
+                && board.has_non_pawn_material(board.side_to_move())
+                && self.prune_move(ctx, &node, &c, alpha, moves_tried)
+            {
+                continue;
             }
 
             // Step 10. Extensions (bounded by twice the iteration's depth): a singular
             // hash move, or a check.
-            let may_extend = (ply as i32) < extension_ply_limit(self.root_depth);
-            let mut extension = 0;
-            if ctx.features.singular
-                && !root
-                && !singular_search
-                && mv == hash_move
-                && depth >= SINGULAR_MIN_DEPTH
-                && may_extend
-                && let Some(h) = hit
-                && h.depth >= depth - SINGULAR_TT_DEPTH_MARGIN
-                && matches!(h.bound, Bound::Lower | Bound::Exact)
-                && !is_decisive(tt_score(&h, ply))
-            {
-                match self.singular(ctx, &h, mv, beta, depth, ply, pv_node, cut_node) {
-                    Singular::Extend(e) => extension = e,
-                    Singular::MultiCut(score) => return score,
-                }
-            } else if ctx.features.check_extension && gives_check && may_extend {
-                extension = 1;
-            }
-            let new_depth = depth - 1 + extension;
+            let extension = match self.extension(ctx, &node, &c, hit.as_ref()) {
+                Singular::Extend(e) => e,
+                Singular::MultiCut(score) => return score,
+            };
+            let new_depth = node.depth - 1 + extension;
             self.frames[ply + 1].double_extensions =
                 self.frames[ply].double_extensions + u8::from(extension >= 2);
 
             if root && let Some(reports) = &ctx.current_move {
                 reports.root_move(mv, moves_tried + 1);
             }
-            self.frames[ply].moved = pt;
+            self.frames[ply].moved = c.pt;
             let nodes_before = self.nodes;
             self.make_move(mv, ctx.tt);
             moves_tried += 1;
@@ -344,21 +281,7 @@ impl Worker {
             let score = if moves_tried == 1 {
                 -self.search(ctx, -beta, -alpha, new_depth, ply + 1, false)
             } else {
-                let mut r = 0;
-                if ctx.features.lmr
-                    && depth >= LMR_MIN_DEPTH
-                    && moves_tried > 1 + root as usize
-                    && (!noisy || !pv_node)
-                {
-                    r = base_reduction;
-                    r += i32::from(!pv_node) + i32::from(cut_node) + i32::from(!improving);
-                    r -= i32::from(gives_check) + i32::from(picker.is_refutation(mv));
-                    r -= history / LMR_HISTORY_DIVISOR;
-                    if noisy {
-                        r /= 2;
-                    }
-                    r = r.clamp(0, new_depth - 1);
-                }
+                let r = self.reduction(ctx, &node, &c, moves_tried, new_depth, &picker);
                 let mut score = -self.search(ctx, -alpha - 1, -alpha, new_depth - r, ply + 1, true);
                 if score > alpha && r > 0 {
                     score = -self.search(ctx, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
@@ -391,31 +314,12 @@ impl Worker {
                     }
                     alpha = score;
                     if score >= beta {
-                        let captures = &captures_tried[..capture_count];
-                        if noisy {
-                            self.histories.update_captures(&board, Some((mv, pt)), captures, depth);
-                        } else {
-                            self.histories.update_quiet(
-                                us,
-                                ply,
-                                (mv, pt),
-                                &quiets_tried[..quiet_count],
-                                prev,
-                                depth,
-                            );
-                            self.histories.update_captures(&board, None, captures, depth);
-                        }
+                        self.reward_cutoff(&board, &node, &c, &tried);
                         break;
                     }
                 }
             }
-            if !noisy && quiet_count < quiets_tried.len() {
-                quiets_tried[quiet_count] = (mv, pt);
-                quiet_count += 1;
-            } else if noisy && capture_count < captures_tried.len() {
-                captures_tried[capture_count] = (mv, pt);
-                capture_count += 1;
-            }
+            tried.push(&c);
         }
 
         // Step 12. No move searched: mate or stalemate (pruning starts only after the
@@ -462,28 +366,234 @@ impl Worker {
                 best_move,
                 score: best_score,
                 static_eval: raw_eval,
-                depth,
+                depth: node.depth,
                 bound,
                 pv: pv_node,
             };
             ctx.store(key, ply, result);
         }
 
-        // Step 14. Correction history: remember how far the search's result lay from
-        // the static eval, where the bound says which side it lies on and no capture
-        // (whose gain the eval cannot see) decided it.
+        // Step 14. Correction history.
+        if ctx.features.correction && !in_check {
+            self.learn_correction(&node, best_move, best_score, bound);
+        }
+        best_score
+    }
+
+    /// Steps 5 to 6, at a non-PV node not in check: the score to return when the
+    /// node can be cut before searching its moves, from its `eval` (the static eval
+    /// refined by the table).
+    #[inline(always)]
+    fn prune_node(
+        &mut self,
+        ctx: &SearchContext,
+        node: &Node,
+        alpha: i32,
+        eval: i32,
+    ) -> Option<i32> {
+        let (depth, beta, ply) = (node.depth, node.beta, node.ply);
+        // Step 5. Reverse futility pruning: far above beta at low depth, assume the cut
+        // unless a piece hangs or an enemy pawn is near promotion (threat guards).
+        if ctx.features.rfp
+            && depth <= RFP_MAX_DEPTH
+            && !is_decisive(eval)
+            && eval - RFP_MARGIN * (depth - node.improving as i32) >= beta
+            && !(ctx.features.rfp_threats && threat_pending(self.board()))
+        {
+            return Some((eval + beta) / 2);
+        }
+
+        // Step 5b. Razoring: far below alpha at low depth, only a capture could
+        // help, so quiescence decides.
+        if ctx.features.razoring
+            && depth <= RAZOR_MAX_DEPTH
+            && eval + RAZOR_MARGIN * (depth + node.improving_margin(ctx)) < alpha
+        {
+            let score = self.qsearch(ctx, alpha, alpha + 1, ply, true);
+            if self.stopped {
+                return Some(0);
+            }
+            if score <= alpha {
+                return Some(score);
+            }
+        }
+
+        // Step 6. Null move pruning: if passing still beats beta, a real move will too.
+        // Guarded against zugzwang: only with pieces besides pawns, never twice in a
+        // row, and verified at depth by a search in which the side that passed may
+        // not pass again (`null_move`).
+        let prev_null = ply > 0 && node.prev[0] == PieceTo::NONE;
+        let us = self.board().side_to_move();
+        if ctx.features.nmp
+            && depth >= NMP_MIN_DEPTH
+            && eval >= beta
+            && !prev_null
+            && !is_decisive(beta)
+            && (ply >= self.nmp_min_ply || us != self.nmp_color)
+            && self.board().has_non_pawn_material(us)
+        {
+            return self.null_move(ctx, node, eval);
+        }
+        None
+    }
+
+    /// Step 8. `mv` (legal in `board`, the current position) with what the later
+    /// steps read of it.
+    #[inline(always)]
+    fn candidate(
+        &self,
+        ctx: &SearchContext,
+        node: &Node,
+        board: &Board,
+        mv: Move,
+        moves_tried: usize,
+        check_squares: &mut Option<CheckSquares>,
+    ) -> Candidate {
+        let noisy = board.is_noisy(mv);
+        let pt = self.piece_to(mv);
+        let history = if noisy {
+            if ctx.features.capture_history { self.histories.capture(board, pt, mv) } else { 0 }
+        } else {
+            self.histories.butterfly(board.side_to_move(), mv)
+                + self.histories.continuation(node.prev[0], pt)
+                + self.histories.continuation(node.prev[1], pt)
+        };
+        let base_reduction = LMR[node.depth.min(63) as usize][moves_tried.min(63)];
+        let gives_check =
+            board.gives_check_with(mv, check_squares.get_or_insert_with(|| board.check_squares()));
+        Candidate { mv, pt, noisy, gives_check, history, base_reduction }
+    }
+
+    /// Step 9. Whether move `c` is skipped at shallow depth, `moves_tried` moves
+    /// into the loop.
+    #[inline(always)]
+    fn prune_move(
+        &self,
+        ctx: &SearchContext,
+        node: &Node,
+        c: &Candidate,
+        alpha: i32,
+        moves_tried: usize,
+    ) -> bool {
         let board = self.board();
-        if ctx.features.correction
-            && !in_check
-            && (best_move.is_null() || !is_noisy(board, best_move))
+        let depth = node.depth;
+        let lmr_depth = (depth - 1 - c.base_reduction).max(0);
+        if c.noisy || c.gives_check {
+            // Captures that lose too much material (checks are kept: sacrifices).
+            return ctx.features.see
+                && !c.gives_check
+                && depth <= SEE_NOISY_MAX_DEPTH
+                && !board.see_ge(
+                    c.mv,
+                    SEE_NOISY_MARGIN * depth - c.history / SEE_CAPTURE_HISTORY_DIVISOR,
+                );
+        }
+        // Late move pruning: enough quiet moves were tried here.
+        (ctx.features.lmp
+            && depth <= LMP_MAX_DEPTH
+            && moves_tried >= lmp_limit(depth, node.improving))
+        // Futility: this quiet move cannot lift the static eval to alpha.
+        || (ctx.features.futility
+            && !node.in_check
+            && lmr_depth <= FUTILITY_MAX_DEPTH
+            && node.static_eval
+                + FUTILITY_BASE
+                + FUTILITY_PER_DEPTH * (lmr_depth + node.improving_margin(ctx))
+                <= alpha)
+        // History: this move has kept failing in similar positions.
+        || (ctx.features.history_pruning
+            && lmr_depth <= HISTORY_PRUNING_MAX_DEPTH
+            && c.history < -HISTORY_PRUNING_MARGIN * depth)
+        // SEE: the quiet move loses material on its square.
+        || (ctx.features.see && !board.see_ge(c.mv, SEE_QUIET_MARGIN * lmr_depth * lmr_depth))
+    }
+
+    /// Step 10. How many plies to extend move `c` by (negative: reduce), or the
+    /// node's score when a singular-extension test finds a multi-cut.
+    #[inline(always)]
+    fn extension(
+        &mut self,
+        ctx: &SearchContext,
+        node: &Node,
+        c: &Candidate,
+        hit: Option<&Record>,
+    ) -> Singular {
+        let may_extend = (node.ply as i32) < extension_ply_limit(self.root_depth);
+        if ctx.features.singular
+            && !node.root
+            && !node.singular_search
+            && c.mv == node.hash_move
+            && node.depth >= SINGULAR_MIN_DEPTH
+            && may_extend
+            && let Some(h) = hit
+            && h.depth >= node.depth - SINGULAR_TT_DEPTH_MARGIN
+            && matches!(h.bound, Bound::Lower | Bound::Exact)
+            && !is_decisive(tt_score(h, node.ply))
+        {
+            return self.singular(ctx, node, h, c.mv);
+        }
+        Singular::Extend(i32::from(ctx.features.check_extension && c.gives_check && may_extend))
+    }
+
+    /// Step 11. The late move reduction of move `c`, the `moves_tried`-th of the
+    /// node, searched to `new_depth` (0: none).
+    #[inline(always)]
+    fn reduction(
+        &self,
+        ctx: &SearchContext,
+        node: &Node,
+        c: &Candidate,
+        moves_tried: usize,
+        new_depth: i32,
+        picker: &MovePicker,
+    ) -> i32 {
+        if !(ctx.features.lmr
+            && node.depth >= LMR_MIN_DEPTH
+            && moves_tried > 1 + node.root as usize
+            && (!c.noisy || !node.pv))
+        {
+            return 0;
+        }
+        let mut r = c.base_reduction;
+        r += i32::from(!node.pv) + i32::from(node.cut) + i32::from(!node.improving);
+        r -= i32::from(c.gives_check) + i32::from(picker.is_refutation(c.mv));
+        r -= c.history / LMR_HISTORY_DIVISOR;
+        if c.noisy {
+            r /= 2;
+        }
+        r.clamp(0, new_depth - 1)
+    }
+
+    /// The history updates when move `c` (played in `board`) fails high: a bonus
+    /// for it, maluses for the moves of its kind tried before it (and for the
+    /// captures tried before a quiet move).
+    #[inline(always)]
+    fn reward_cutoff(&mut self, board: &Board, node: &Node, c: &Candidate, tried: &Tried) {
+        let depth = node.depth;
+        if c.noisy {
+            self.histories.update_captures(board, Some((c.mv, c.pt)), &tried.captures, depth);
+        } else {
+            let us = board.side_to_move();
+            let best = (c.mv, c.pt);
+            self.histories.update_quiet(us, node.ply, best, &tried.quiets, node.prev, depth);
+            self.histories.update_captures(board, None, &tried.captures, depth);
+        }
+    }
+
+    /// Step 14. Correction history: remember how far the search's result lay from
+    /// the static eval, where the bound says which side it lies on and no capture
+    /// (whose gain the eval cannot see) decided it.
+    #[inline(always)]
+    fn learn_correction(&mut self, node: &Node, best_move: Move, best_score: i32, bound: Bound) {
+        let board = *self.board();
+        let static_eval = node.static_eval;
+        if (best_move.is_null() || !board.is_noisy(best_move))
             && best_score.abs() < DECISIVE_BOUND
             && !(bound == Bound::Lower && best_score <= static_eval)
             && !(bound == Bound::Upper && best_score >= static_eval)
         {
-            let board = *board;
-            self.histories.update_correction(&board, best_score - static_eval, depth);
+            self.histories.update_correction(&board, best_score - static_eval, node.depth);
         }
-        best_score
     }
 
     /// Whether the static eval rose since this side's previous move (two plies
@@ -502,7 +612,7 @@ impl Worker {
     }
 
     /// Step 10. Singular extensions: is the hash move (`mv`, from table entry
-    /// `hit`) much better than every other move here? A search without it, to
+    /// `hit`) much better than every other move of `node`? A search without it, to
     /// half depth, against a bound a little below its stored score, tells:
     ///
     /// - every other move fails low: extend the hash move (twice when far below,
@@ -511,29 +621,19 @@ impl Worker {
     ///   opponent's last move, so this node fails high — cut;
     /// - the stored score alone beats beta: the hash move is not needed to hold
     ///   beta, so it is searched one ply shallower (negative extension).
-    #[allow(clippy::too_many_arguments)]
-    fn singular(
-        &mut self,
-        ctx: &SearchContext,
-        hit: &Record,
-        mv: Move,
-        beta: i32,
-        depth: i32,
-        ply: usize,
-        pv_node: bool,
-        cut_node: bool,
-    ) -> Singular {
+    fn singular(&mut self, ctx: &SearchContext, node: &Node, hit: &Record, mv: Move) -> Singular {
+        let Node { depth, beta, ply, .. } = *node;
         let stored = tt_score(hit, ply);
         let singular_beta = (stored - SINGULAR_MARGIN_PER_DEPTH * depth).max(-DECISIVE_BOUND + 1);
         self.frames[ply].excluded = mv;
         let score =
-            self.search(ctx, singular_beta - 1, singular_beta, (depth - 1) / 2, ply, cut_node);
+            self.search(ctx, singular_beta - 1, singular_beta, (depth - 1) / 2, ply, node.cut);
         self.frames[ply].excluded = Move::NULL;
         if self.stopped {
             return Singular::Extend(0);
         }
         if score < singular_beta {
-            let double = !pv_node
+            let double = !node.pv
                 && score < singular_beta - DOUBLE_EXTENSION_MARGIN
                 && self.frames[ply].double_extensions < MAX_DOUBLE_EXTENSIONS;
             Singular::Extend(if double { 2 } else { 1 })
@@ -546,61 +646,9 @@ impl Worker {
         }
     }
 
-    /// Step 6b. ProbCut: searches the good captures whose exchange alone could
-    /// reach `probcut_beta` — quiescence first, then `PROBCUT_REDUCTION` plies
-    /// shallower than the node — and returns the score of one that beats it.
-    fn probcut(
-        &mut self,
-        ctx: &SearchContext,
-        probcut_beta: i32,
-        (depth, ply, cut_node): (i32, usize, bool),
-        (key, hash_move): (u64, Move),
-        (raw_eval, static_eval): (i32, i32),
-    ) -> Option<i32> {
-        let mut picker = MovePicker::new_noisy(self.board(), hash_move);
-        let prev = [PieceTo::NONE; 2];
-        loop {
-            let mv = {
-                let ctx_p = PickerContext {
-                    histories: &self.histories,
-                    prev,
-                    killers: [Move::NULL; 2],
-                    capture_history: ctx.features.capture_history,
-                };
-                picker.next(self.board(), &ctx_p)?
-            };
-            if !self.board().see_ge(mv, probcut_beta - static_eval) {
-                continue;
-            }
-            self.frames[ply].moved = self.piece_to(mv);
-            self.make_move(mv, ctx.tt);
-            let mut score = -self.qsearch(ctx, -probcut_beta, -probcut_beta + 1, ply + 1, false);
-            if score >= probcut_beta && !self.stopped {
-                let d = depth - PROBCUT_REDUCTION;
-                score = -self.search(ctx, -probcut_beta, -probcut_beta + 1, d, ply + 1, !cut_node);
-            }
-            self.unmake_move();
-            if self.stopped {
-                return Some(0);
-            }
-            if score >= probcut_beta {
-                let result = NodeResult {
-                    best_move: mv,
-                    score,
-                    static_eval: raw_eval,
-                    depth: depth - PROBCUT_REDUCTION + 1,
-                    bound: Bound::Lower,
-                    pv: false,
-                };
-                ctx.store(key, ply, result);
-                return Some(score);
-            }
-        }
-    }
-
     /// Step 6. Null move pruning: the side to move passes, and the opponent's
     /// reply is searched `nmp_reduction` plies shallower with a null window at
-    /// beta. Returns the node's score when that still fails high, or `None` to
+    /// beta (`eval`: the node's eval, refined by the table). Returns the node's score when that still fails high, or `None` to
     /// search the node normally.
     ///
     /// From [`NMP_VERIFY_DEPTH`] on the fail high is verified, because in
@@ -610,19 +658,12 @@ impl Worker {
     /// [`nmp_verification_plies`] plies, so only its real moves can confirm the
     /// cut (Stockfish's `nmpMinPly`). Verifications do not nest.
     #[inline(always)]
-    fn null_move(
-        &mut self,
-        ctx: &SearchContext,
-        beta: i32,
-        depth: i32,
-        eval: i32,
-        ply: usize,
-        cut_node: bool,
-    ) -> Option<i32> {
+    fn null_move(&mut self, ctx: &SearchContext, node: &Node, eval: i32) -> Option<i32> {
+        let Node { depth, beta, ply, .. } = *node;
         let r = nmp_reduction(depth, eval - beta);
         self.frames[ply].moved = PieceTo::NONE;
         self.make_null(ctx.tt);
-        let score = -self.search(ctx, -beta, -beta + 1, depth - r, ply + 1, !cut_node);
+        let score = -self.search(ctx, -beta, -beta + 1, depth - r, ply + 1, !node.cut);
         self.unmake_move();
         if self.stopped {
             return Some(0);
@@ -653,7 +694,7 @@ enum Singular {
 /// Whether the side to move faces a threat its static evaluation may not see:
 /// one of its pieces is threatened (`Board::threatened`) or an enemy pawn is one
 /// or two steps from promoting. Reverse futility does not cut such a node.
-fn threat_pending(board: &board::Board) -> bool {
+fn threat_pending(board: &Board) -> bool {
     let us = board.side_to_move();
     !board.threatened(us).is_empty() || !board.advanced_enemy_pawns(us).is_empty()
 }
