@@ -24,6 +24,7 @@ pub mod input;
 pub mod options;
 pub mod output;
 mod perft_job;
+pub mod strength;
 mod tablebases;
 
 use board::{Board, Position};
@@ -51,6 +52,8 @@ struct Engine {
     perft: Option<PerftJob>,
     /// The evaluation network `EvalFile` names.
     network: Arc<eval::nnue::Network>,
+    /// The random choices of `UCI_LimitStrength` (reseeded by `StrengthSeed`).
+    rng: strength::Rng,
 }
 
 /// Runs the UCI loop on `input` until `quit` or end of input. Fails only if
@@ -69,6 +72,7 @@ pub fn run_in_cluster(
         out: out.clone(),
         chess960: Default::default(),
         show_wdl: Default::default(),
+        strength: Default::default(),
     });
     let settings = Settings::default();
     let pool = match ThreadPool::try_new(settings.threads, settings.hash_mb, reporter.clone()) {
@@ -88,6 +92,7 @@ pub fn run_in_cluster(
         settings,
         perft: None,
         network: eval::nnue::embedded(),
+        rng: strength::Rng::new(0),
     };
     for line in Lines::new(input) {
         let go_on = match line {
@@ -114,7 +119,7 @@ pub fn run_in_cluster(
     if let Some(job) = engine.perft.take() {
         job.finish();
     }
-    engine.pool.stop();
+    engine.stop_search();
     engine.pool.wait_idle();
     ExitCode::SUCCESS
 }
@@ -122,6 +127,12 @@ pub fn run_in_cluster(
 impl Engine {
     fn error(&self, text: &str) {
         self.out.line(&format!("info string error: {}", shorten(text)));
+    }
+
+    /// Stops the search under way, if any (its best move follows at once).
+    fn stop_search(&self) {
+        self.pool.stop();
+        self.reporter.strength.cut_short();
     }
 
     fn stop_perft(&mut self) {
@@ -164,6 +175,7 @@ impl Engine {
             }
             Command::IsReady => self.out.line("readyok"),
             Command::UciNewGame => {
+                self.stop_search();
                 self.pool.clear();
                 self.position = Position::new(Board::startpos());
             }
@@ -177,7 +189,7 @@ impl Engine {
             }
             Command::Perft(depth) => {
                 self.stop_perft();
-                self.pool.stop();
+                self.stop_search();
                 self.pool.wait_idle();
                 let board = *self.position.board();
                 match PerftJob::start(board, depth, self.settings.chess960, self.out.clone()) {
@@ -191,24 +203,29 @@ impl Engine {
                     self.error(&format!("go: ignored {}", go.ignored.join(", ")));
                 }
                 // The search under way (if any) answers in the notation of its own `go`.
-                self.pool.stop();
+                self.stop_search();
                 self.pool.wait_idle();
                 self.reporter.chess960.store(self.settings.chess960, Ordering::Relaxed);
                 self.reporter.show_wdl.store(self.settings.show_wdl, Ordering::Relaxed);
-                self.pool.start(SearchJob {
+                let job = SearchJob {
                     position: self.position.clone(),
                     limits: go.limits,
                     multipv: self.settings.multipv,
                     move_overhead: Duration::from_millis(self.settings.move_overhead_ms),
                     start: received,
                     features: self.settings.search_features,
-                });
+                };
+                let job = self.limit_strength(job);
+                self.pool.start(job);
             }
             Command::Stop => {
                 self.stop_perft();
-                self.pool.stop();
+                self.stop_search();
             }
-            Command::PonderHit => self.pool.ponderhit(),
+            Command::PonderHit => {
+                self.reporter.strength.ponderhit(Instant::now());
+                self.pool.ponderhit();
+            }
             Command::Display => {
                 let board = self.position.board();
                 let checkers: Vec<String> = board.checkers().map(|s| s.to_string()).collect();
@@ -236,9 +253,43 @@ impl Engine {
         true
     }
 
+    /// `job` as `UCI_LimitStrength` has it searched, with the reporter told
+    /// how to choose its move (src/uci/strength.rs); unchanged at full strength.
+    fn limit_strength(&mut self, mut job: SearchJob) -> SearchJob {
+        if !self.settings.limit_strength {
+            self.reporter.strength.install(None);
+            return job;
+        }
+        let level = strength::Level::new(self.settings.elo);
+        let (low, high) = strength::THINK_SHARE;
+        let share = low + (high - low) * self.rng.unit();
+        let us = job.position.board().side_to_move();
+        let think = strength::think_time(&job.limits, us, job.move_overhead, share);
+        self.reporter.strength.install(Some(strength::LimitedGo {
+            level,
+            rng: self.rng.fork(),
+            shown: job.multipv,
+            think,
+            start: job.start,
+        }));
+        job.limits = strength::limited(&job.limits, level);
+        job.multipv = job.multipv.max(level.candidates());
+        job
+    }
+
     /// Makes `new` the settings, doing what a changed option asks for at once.
     /// A refused resource keeps that option's old value (and says so).
     fn apply_settings(&mut self, mut new: Settings) {
+        if new.strength_seed != self.settings.strength_seed {
+            self.rng = strength::Rng::new(new.strength_seed);
+        }
+        if new.hash_mb != self.settings.hash_mb
+            || new.threads != self.settings.threads
+            || new.clear_hash != self.settings.clear_hash
+        {
+            // These wait for the search under way to end: it ends at once.
+            self.reporter.strength.cut_short();
+        }
         let old = &self.settings;
         if new.hash_mb != old.hash_mb {
             match self.pool.resize_hash(new.hash_mb) {

@@ -219,6 +219,16 @@ declare_options! {
     syzygy_50_move_rule: bool = "Syzygy50MoveRule", Kind::Check { default: true };
     /// `info ... wdl W D L` on every line with a score (off: some GUIs break on it).
     show_wdl: bool = "UCI_ShowWDL", Kind::Check { default: false };
+    /// Play at the strength `UCI_Elo` names instead of full strength (src/uci/strength.rs).
+    limit_strength: bool = "UCI_LimitStrength", Kind::Check { default: false };
+    /// The strength played with `UCI_LimitStrength`, on Stockfish 15.1's Elo scale.
+    elo: i64 = "UCI_Elo", Kind::Spin {
+        default: crate::uci::strength::MIN_ELO,
+        min: crate::uci::strength::MIN_ELO,
+        max: crate::uci::strength::MAX_ELO,
+    };
+    /// The seed of the random choices of `UCI_LimitStrength` (0: from the clock).
+    strength_seed: u64 = "StrengthSeed", Kind::Spin { default: 0, min: 0, max: u32::MAX as i64 };
     /// For testing: search techniques turned off, e.g. `-nmp,-lmr` (see search::Features).
     search_features: search::Features = "SearchFeatures", Kind::Text { default: "default" };
     /// For testing Lazy SMP: how the reported move is chosen among the threads.
@@ -430,7 +440,7 @@ mod tests {
     /// What each option must change: a value other than its default, and a test
     /// that the value reached the option's own setting.
     type Expectation = (&'static str, Option<&'static str>, fn(&Settings) -> bool);
-    const EXPECTED: [Expectation; 15] = [
+    const EXPECTED: [Expectation; 18] = [
         ("Hash", Some("77"), |s| s.hash_mb == 77),
         ("Threads", Some("3"), |s| s.threads == 3),
         ("Clear Hash", None, |s| s.clear_hash == Presses(1)),
@@ -444,6 +454,9 @@ mod tests {
         ("SyzygyProbeLimit", Some("5"), |s| s.syzygy_probe_limit == 5),
         ("Syzygy50MoveRule", Some("false"), |s| !s.syzygy_50_move_rule),
         ("UCI_ShowWDL", Some("true"), |s| s.show_wdl),
+        ("UCI_LimitStrength", Some("true"), |s| s.limit_strength),
+        ("UCI_Elo", Some("2000"), |s| s.elo == 2000),
+        ("StrengthSeed", Some("42"), |s| s.strength_seed == 42),
         ("SearchFeatures", Some("-nmp"), |s| !s.search_features.nmp && s.search_features.lmr),
         ("SMPBestMove", Some("Deepest"), |s| s.smp_best_move == BestMoveChoice::Deepest),
     ];
@@ -474,6 +487,7 @@ mod tests {
         assert_eq!(start.multipv, 1);
         assert_eq!(start.move_overhead_ms, DEFAULT_MOVE_OVERHEAD_MS);
         assert!(!start.ponder && !start.chess960);
+        assert!(!start.limit_strength, "full strength unless asked");
         assert_eq!(start.search_features, Features::default());
         assert_eq!(start.smp_best_move, BestMoveChoice::Vote);
         for d in declarations() {
@@ -545,6 +559,9 @@ mod tests {
         assert!(matches!(refused("SearchFeatures", "nmp"), OptionError::BadText { .. }));
         assert!(matches!(refused("SyzygyProbeLimit", "8"), OptionError::OutOfRange { .. }));
         assert!(matches!(refused("SyzygyProbeDepth", "0"), OptionError::OutOfRange { .. }));
+        assert!(matches!(refused("UCI_Elo", "1349"), OptionError::OutOfRange { .. }));
+        assert!(matches!(refused("UCI_Elo", "2851"), OptionError::OutOfRange { .. }));
+        assert!(matches!(refused("UCI_LimitStrength", "1"), OptionError::NotBoolean { .. }));
         assert_eq!(parse_change("threads", Some("4"), &s).map(|n| n.threads), Ok(4));
         let deepest = parse_change("SMPBestMove", Some("deepest"), &s).map(|n| n.smp_best_move);
         assert_eq!(deepest, Ok(BestMoveChoice::Deepest));

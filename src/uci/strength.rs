@@ -1,0 +1,439 @@
+//! Playing at a chosen strength: `UCI_LimitStrength` and `UCI_Elo`.
+//!
+//! A level weakens the engine the way strong engines do, in three parts:
+//!
+//! 1. **A node budget** that grows exponentially with the level (a few hundred
+//!    nodes at the bottom, hundreds of thousands at the top: [`ANCHORS`]): the
+//!    search runs with that many nodes as a soft limit (the iteration under
+//!    way finishes) and eight times as many as a hard one, on top of whatever
+//!    `go` asked for.
+//! 2. **A choice among the best root moves** (4, 2 at the top: [`ANCHORS`]) of the deepest
+//!    completed iteration (searched as MultiPV lines): each gets a random bonus,
+//!    uniform in `0..error`, and the highest score plus bonus is played. The
+//!    error ([`Level::error`]) shrinks as the level rises, and a move can only be
+//!    chosen over the best one if it loses less than the error, so the worst a
+//!    level can do by choice is bounded: 1.6 pawns at the bottom of the scale,
+//!    0.4 at 2000, 5 centipawns at the top (a hung queen is never a choice;
+//!    the small budget of the bottom levels still overlooks tactics, as it
+//!    should). The move is always one of the search's legal root moves.
+//! 3. **A plausible time**: a small budget is searched in a blink, so on the
+//!    clock the best move is held back (without using the CPU) until a share of
+//!    the time the engine would normally spend has passed ([`think_time`]);
+//!    `stop`, `quit`, a new `go` or any command that stops the search ends the
+//!    wait at once, and `ponderhit` starts it again from the hit.
+//!
+//! The randomness comes from a generator seeded by `StrengthSeed` (0: from the
+//! clock), so games vary, and a test can fix the seed to repeat a choice.
+//! The constants are calibrated against Stockfish 15.1's own `UCI_Elo` scale
+//! (docs/strength.md).
+
+use board::{Board, Color, Move};
+use search::SearchLimits;
+use std::sync::{Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+/// The lowest `UCI_Elo` (Stockfish 15.1's lowest).
+pub const MIN_ELO: i64 = 1350;
+/// The highest `UCI_Elo` (Stockfish 15.1's highest).
+pub const MAX_ELO: i64 = 2850;
+/// A calibration point: at `elo`, the node budget and the random error (cp).
+#[derive(Debug, Clone, Copy)]
+pub struct Anchor {
+    /// The level.
+    pub elo: i64,
+    /// The node budget: a soft limit on the search's nodes.
+    pub nodes: f64,
+    /// The largest random bonus, in centipawns.
+    pub error: f64,
+    /// How many of the best root moves the choice is made among (from this
+    /// anchor up to the next): fewer at the top, where the error is too small
+    /// to prefer a third or fourth move and each line costs nodes.
+    pub candidates: usize,
+}
+
+/// The calibration: between two anchors the budget is interpolated
+/// geometrically (it doubles at an even pace) and the error linearly. Fitted
+/// against Stockfish 15.1's `UCI_Elo` (docs/strength.md).
+pub const ANCHORS: [Anchor; 5] = [
+    Anchor { elo: MIN_ELO, nodes: 250.0, error: 160.0, candidates: 4 },
+    Anchor { elo: 1500, nodes: 800.0, error: 120.0, candidates: 4 },
+    Anchor { elo: 2000, nodes: 14_000.0, error: 40.0, candidates: 4 },
+    Anchor { elo: 2500, nodes: 400_000.0, error: 10.0, candidates: 2 },
+    Anchor { elo: MAX_ELO, nodes: 2_000_000.0, error: 5.0, candidates: 2 },
+];
+/// The share of the normal time per move that a limited search takes at least:
+/// drawn uniformly from this range for every move.
+pub const THINK_SHARE: (f64, f64) = (0.35, 0.75);
+/// Scores are clamped to this before the choice, so that mate scores compare
+/// as "very good" and "very bad" without overflow.
+const SCORE_CLAMP: i32 = 5_000;
+
+/// A playing level: an Elo within `MIN_ELO..=MAX_ELO`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Level {
+    elo: f64,
+}
+
+impl Level {
+    /// The level of `elo` (clamped to the range).
+    pub fn new(elo: i64) -> Level {
+        Level { elo: elo.clamp(MIN_ELO, MAX_ELO) as f64 }
+    }
+
+    /// The anchors around the level and where it sits between them (0..=1).
+    fn between(&self) -> (Anchor, Anchor, f64) {
+        let upper =
+            ANCHORS.iter().position(|a| a.elo as f64 >= self.elo).unwrap_or(ANCHORS.len() - 1);
+        let (a, b) = (ANCHORS[upper.saturating_sub(1)], ANCHORS[upper]);
+        let t =
+            if b.elo == a.elo { 1.0 } else { (self.elo - a.elo as f64) / (b.elo - a.elo) as f64 };
+        (a, b, t)
+    }
+
+    /// The node budget: a soft limit on the search's nodes.
+    pub fn nodes(&self) -> u64 {
+        let (a, b, t) = self.between();
+        (a.nodes.log2() + (b.nodes.log2() - a.nodes.log2()) * t).exp2().round() as u64
+    }
+
+    /// How many of the best root moves the choice is made among (searched as
+    /// MultiPV lines): the lower anchor's count.
+    pub fn candidates(&self) -> usize {
+        let (a, b, t) = self.between();
+        if t >= 1.0 { b.candidates } else { a.candidates }
+    }
+
+    /// The size of the random bonus, in centipawns: the most a chosen move may
+    /// lose against the best one.
+    pub fn error(&self) -> i32 {
+        let (a, b, t) = self.between();
+        (a.error + (b.error - a.error) * t).round() as i32
+    }
+}
+
+/// A small, fast generator (SplitMix64): the choice needs speed and
+/// repeatability, not cryptographic quality.
+#[derive(Debug, Clone)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator seeded by `seed`; 0 takes a seed from the clock.
+    pub fn new(seed: u64) -> Rng {
+        if seed != 0 {
+            return Rng(seed);
+        }
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0x9E37_79B9, |d| d.as_nanos() as u64);
+        Rng(nanos ^ u64::from(std::process::id()).rotate_left(32))
+    }
+
+    /// A generator for one move, seeded by this one's next draw.
+    pub fn fork(&mut self) -> Rng {
+        Rng(self.next_u64())
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number uniform in `0.0..1.0`.
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// A root move of a completed iteration, as its `info` line reported it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Candidate {
+    /// The move.
+    pub mv: Move,
+    /// Its score, from the side to move's point of view.
+    pub score: i32,
+    /// The expected reply, if the line has one.
+    pub reply: Option<Move>,
+}
+
+/// The candidate a level plays: the highest score plus a random bonus in
+/// `0..level.error()`. `None` only for an empty list.
+pub fn choose(candidates: &[Candidate], level: Level, rng: &mut Rng) -> Option<Candidate> {
+    let error = f64::from(level.error());
+    candidates
+        .iter()
+        .map(|c| {
+            let bonus = rng.unit() * error;
+            (f64::from(c.score.clamp(-SCORE_CLAMP, SCORE_CLAMP)) + bonus, *c)
+        })
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, c)| c)
+}
+
+/// The least time a limited search takes before it answers: `share` of the
+/// time per move the clock allows (the same split as the time manager's: the
+/// time left over 40 moves, or over `movestogo`, plus most of the increment;
+/// all of `movetime`). Zero without a clock (`go depth`, `nodes`, `infinite`).
+pub fn think_time(limits: &SearchLimits, us: Color, overhead: Duration, share: f64) -> Duration {
+    let per_move = if let Some(t) = limits.move_time {
+        t.saturating_sub(overhead)
+    } else if let Some(left) = limits.time[us as usize] {
+        let moves = limits.moves_to_go.unwrap_or(40).clamp(1, 50);
+        let usable = left.saturating_sub(overhead).saturating_sub(left / 50);
+        (usable / moves + limits.increment[us as usize] * 3 / 4).min(usable / 5)
+    } else {
+        Duration::ZERO
+    };
+    per_move.mul_f64(share.clamp(0.0, 1.0))
+}
+
+/// `limits` as a level searches them: its node budget as a soft limit and
+/// eight times that as a hard one (each within what `go` asked for).
+pub fn limited(limits: &SearchLimits, level: Level) -> SearchLimits {
+    let budget = level.nodes();
+    let mut limits = limits.clone();
+    limits.soft_nodes = Some(limits.soft_nodes.map_or(budget, |n| n.min(budget)));
+    limits.nodes = Some(limits.nodes.map_or(budget * 8, |n| n.min(budget * 8)));
+    limits
+}
+
+/// One limited search: its level, the lines it has reported, and the hold on
+/// its best move.
+#[derive(Debug)]
+struct Plan {
+    level: Level,
+    /// The choice's random draws, made when the search starts.
+    rng: Rng,
+    /// How many lines the `info` output shows (`MultiPV`); the search runs more.
+    shown: usize,
+    /// The lines of the deepest completed iteration so far, best first.
+    lines: Vec<Candidate>,
+    /// The depth of `lines`.
+    depth: i32,
+    /// How long the search takes at least on the clock, counted from `since`.
+    think: Duration,
+    since: Instant,
+    /// Set by `stop` and the like: answer at once.
+    cut_short: bool,
+}
+
+/// The strength limit of the search under way, shared by the UCI loop (which
+/// installs a plan with each `go` and cuts it short on `stop`) and the
+/// reporter (which records the lines and makes the choice).
+#[derive(Debug, Default)]
+pub struct Limiter {
+    plan: Mutex<Option<Plan>>,
+    wake: Condvar,
+}
+
+impl Limiter {
+    fn lock(&self) -> MutexGuard<'_, Option<Plan>> {
+        self.plan.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Limits the next search (`None`: full strength). Call only while no
+    /// search runs.
+    pub fn install(&self, plan: Option<LimitedGo>) {
+        *self.lock() = plan.map(|go| Plan {
+            level: go.level,
+            rng: go.rng,
+            shown: go.shown,
+            lines: Vec::new(),
+            depth: 0,
+            think: go.think,
+            since: go.start,
+            cut_short: false,
+        });
+    }
+
+    /// Whether the search under way is limited.
+    pub fn is_active(&self) -> bool {
+        self.lock().is_some()
+    }
+
+    /// `stop`, `quit`, or a command that stops the search: the best move is
+    /// due at once.
+    pub fn cut_short(&self) {
+        if let Some(plan) = self.lock().as_mut() {
+            plan.cut_short = true;
+        }
+        self.wake.notify_all();
+    }
+
+    /// `ponderhit`: the time to think counts from now.
+    pub fn ponderhit(&self, now: Instant) {
+        if let Some(plan) = self.lock().as_mut() {
+            plan.since = now;
+        }
+    }
+
+    /// Records a completed line of the search; returns whether its `info` line
+    /// is shown (`None`: the search is not limited, show everything).
+    pub fn record(&self, depth: i32, multipv: usize, line: Option<Candidate>) -> Option<bool> {
+        let mut guard = self.lock();
+        let plan = guard.as_mut()?;
+        if let Some(line) = line {
+            // An iteration reports its lines together, best first: line 1 starts a new list.
+            if multipv == 1 {
+                plan.lines.clear();
+                plan.depth = depth;
+            }
+            if depth == plan.depth && plan.lines.len() + 1 == multipv {
+                plan.lines.push(line);
+            }
+        }
+        Some(multipv <= plan.shown)
+    }
+
+    /// The search is over and proposes `best`: the move to play instead (the
+    /// level's choice among the recorded lines) and its expected reply, once
+    /// the time to think has passed or the plan is cut short. `None`: the
+    /// search is not limited, play `best`.
+    pub fn finish(&self, root: &Board, best: Option<Move>) -> Option<(Option<Move>, Option<Move>)> {
+        let mut guard = self.lock();
+        let mut plan = guard.take()?;
+        // The lines are the search's root moves: legal, and within `searchmoves`.
+        let chosen = choose(&plan.lines, plan.level, &mut plan.rng).filter(|c| root.is_legal(c.mv));
+        // Hold the move back until the time to think has passed (or a `stop`).
+        let deadline = plan.since + plan.think;
+        *guard = Some(plan);
+        loop {
+            let plan = guard.as_ref().expect("the plan is held until the end");
+            let now = Instant::now();
+            if plan.cut_short || now >= deadline {
+                break;
+            }
+            guard =
+                self.wake.wait_timeout(guard, deadline - now).unwrap_or_else(|e| e.into_inner()).0;
+        }
+        *guard = None;
+        Some(match chosen {
+            Some(c) => {
+                let mut after = *root;
+                after.play_unchecked(c.mv);
+                (Some(c.mv), c.reply.filter(|&r| after.is_legal(r)))
+            }
+            None => (best, None),
+        })
+    }
+}
+
+/// What the UCI loop gives the [`Limiter`] for a limited `go`.
+#[derive(Debug)]
+pub struct LimitedGo {
+    /// The level.
+    pub level: Level,
+    /// The generator for this move's choice.
+    pub rng: Rng,
+    /// How many lines `info` shows (the `MultiPV` setting).
+    pub shown: usize,
+    /// The least time to take (see [`think_time`]).
+    pub think: Duration,
+    /// When `go` arrived.
+    pub start: Instant,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn candidates(board: &Board, lines: &[(&str, i32)]) -> Vec<Candidate> {
+        lines
+            .iter()
+            .map(|&(mv, score)| Candidate {
+                mv: board.parse_uci_move(mv, false).expect("legal"),
+                score,
+                reply: None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_budget_grows_and_the_error_shrinks_with_the_level() {
+        let (low, high) = (Level::new(MIN_ELO), Level::new(MAX_ELO));
+        let (first, last) = (ANCHORS[0], ANCHORS[ANCHORS.len() - 1]);
+        assert_eq!((first.elo, last.elo), (MIN_ELO, MAX_ELO), "the anchors span the range");
+        assert_eq!(low.nodes(), first.nodes as u64);
+        assert_eq!(high.nodes(), last.nodes as u64);
+        assert_eq!((low.error(), high.error()), (first.error as i32, last.error as i32));
+        for anchor in ANCHORS {
+            let level = Level::new(anchor.elo);
+            assert_eq!((level.nodes(), level.error()), (anchor.nodes as u64, anchor.error as i32));
+            assert_eq!(level.candidates(), anchor.candidates);
+        }
+        assert_eq!(Level::new(2499).candidates(), 4, "the lower anchor's count");
+        let mut previous = Level::new(MIN_ELO - 100);
+        assert_eq!(previous, low, "clamped");
+        for elo in (MIN_ELO..=MAX_ELO).step_by(10) {
+            let level = Level::new(elo);
+            assert!(level.nodes() >= previous.nodes() && level.error() <= previous.error());
+            previous = level;
+        }
+    }
+
+    #[test]
+    fn a_move_losing_more_than_the_error_is_never_chosen() {
+        let board = Board::startpos();
+        // The third move hangs a queen's worth; the second loses half a pawn.
+        let lines = candidates(&board, &[("e2e4", 30), ("d2d4", -20), ("g2g4", -870)]);
+        for elo in [MIN_ELO, 2000, MAX_ELO] {
+            let level = Level::new(elo);
+            let mut rng = Rng::new(7);
+            let mut seen = std::collections::HashMap::new();
+            for _ in 0..2000 {
+                let c = choose(&lines, level, &mut rng).unwrap();
+                assert!(lines[0].score - c.score < level.error(), "{elo}: {c:?}");
+                *seen.entry(c.mv).or_insert(0) += 1;
+            }
+            let best = seen.get(&lines[0].mv).copied().unwrap_or(0);
+            assert!(best > 1000, "{elo}: the best move is played most often: {seen:?}");
+            if elo == MIN_ELO {
+                assert_eq!(seen.len(), 2, "the bottom level also plays the second move");
+            }
+            if elo == MAX_ELO {
+                assert_eq!(seen.len(), 1, "the top level never loses half a pawn");
+            }
+        }
+    }
+
+    #[test]
+    fn the_choice_repeats_with_the_seed_and_varies_without_it() {
+        let board = Board::startpos();
+        let lines = candidates(&board, &[("e2e4", 30), ("d2d4", 25), ("g1f3", 20), ("c2c4", 15)]);
+        let level = Level::new(MIN_ELO);
+        let run = |seed| {
+            let mut rng = Rng::new(seed);
+            (0..50).map(|_| choose(&lines, level, &mut rng).unwrap().mv).collect::<Vec<_>>()
+        };
+        assert_eq!(run(3), run(3));
+        assert_ne!(run(3), run(4));
+        assert!(choose(&[], level, &mut Rng::new(1)).is_none());
+    }
+
+    #[test]
+    fn think_time_is_a_share_of_the_time_per_move() {
+        let mut limits = SearchLimits::default();
+        let none = think_time(&limits, Color::White, Duration::ZERO, 0.5);
+        assert_eq!(none, Duration::ZERO, "no clock: no wait");
+        limits.time[Color::White as usize] = Some(Duration::from_secs(10));
+        limits.increment[Color::White as usize] = Duration::from_millis(100);
+        let t = think_time(&limits, Color::White, Duration::ZERO, 0.5);
+        assert!(t > Duration::from_millis(100) && t < Duration::from_millis(200), "{t:?}");
+        limits.move_time = Some(Duration::from_millis(1000));
+        let t = think_time(&limits, Color::White, Duration::from_millis(30), 0.5);
+        assert_eq!(t, Duration::from_millis(485));
+    }
+
+    #[test]
+    fn the_budget_narrows_the_limits_go_gave() {
+        let level = Level::new(2000);
+        let limits = limited(&SearchLimits::default(), level);
+        assert_eq!(limits.soft_nodes, Some(level.nodes()));
+        assert_eq!(limits.nodes, Some(level.nodes() * 8));
+        let asked = SearchLimits { nodes: Some(10), ..SearchLimits::default() };
+        assert_eq!(limited(&asked, level).nodes, Some(10));
+    }
+}
