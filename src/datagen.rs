@@ -43,30 +43,7 @@ const HARD_NODES_FACTOR: u64 = 8;
 /// Transposition table size of each game thread's pool, in MB.
 const HASH_MB: usize = 8;
 
-/// A small, fast, seedable PRNG (SplitMix64).
-#[derive(Debug, Clone)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator seeded with `seed`.
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A uniform integer in `0..n` (`n > 0`).
-    pub fn below(&mut self, n: usize) -> usize {
-        ((self.next_u64() as u128 * n as u128) >> 64) as usize
-    }
-}
+use crate::rng::Rng;
 
 /// Parses `--name value` pairs. Every flag takes a value; unknown flags are errors.
 pub fn parse_flags(args: &[String], known: &[&str]) -> Result<HashMap<String, String>, String> {

@@ -9,7 +9,8 @@
 //! one-thread depth-limited search on a cleared table, so a seed always gives
 //! the same lines.
 
-use crate::datagen::{Rng, balanced_opening, load_openings};
+use crate::datagen::{balanced_opening, load_openings};
+use crate::rng::Rng;
 use board::Board;
 use search::{Silent, ThreadPool};
 use std::sync::Arc;

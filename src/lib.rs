@@ -10,6 +10,7 @@ mod cpu_check;
 pub mod datagen;
 pub mod genfens;
 pub mod perft_cmd;
+pub mod rng;
 pub mod uci;
 
 /// The version this build reports (`id name Tessera <VERSION>`): the package

@@ -27,6 +27,7 @@ mod perft_job;
 pub mod strength;
 mod tablebases;
 
+use crate::rng::Rng;
 use board::{Board, Position};
 pub use command::{Command, parse};
 use input::{Line, Lines};
@@ -53,7 +54,7 @@ struct Engine {
     /// The evaluation network `EvalFile` names.
     network: Arc<eval::nnue::Network>,
     /// The random choices of `UCI_LimitStrength` (reseeded by `StrengthSeed`).
-    rng: strength::Rng,
+    rng: Rng,
 }
 
 /// Runs the UCI loop on `input` until `quit` or end of input. Fails only if
@@ -92,7 +93,7 @@ pub fn run_in_cluster(
         settings,
         perft: None,
         network: eval::nnue::embedded(),
-        rng: strength::Rng::new(0),
+        rng: Rng::from_seed_or_clock(0),
     };
     for line in Lines::new(input) {
         let go_on = match line {
@@ -281,7 +282,7 @@ impl Engine {
     /// A refused resource keeps that option's old value (and says so).
     fn apply_settings(&mut self, mut new: Settings) {
         if new.strength_seed != self.settings.strength_seed {
-            self.rng = strength::Rng::new(new.strength_seed);
+            self.rng = Rng::from_seed_or_clock(new.strength_seed);
         }
         if new.hash_mb != self.settings.hash_mb
             || new.threads != self.settings.threads

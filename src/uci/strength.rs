@@ -111,42 +111,7 @@ impl Level {
     }
 }
 
-/// A small, fast generator (SplitMix64): the choice needs speed and
-/// repeatability, not cryptographic quality.
-#[derive(Debug, Clone)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator seeded by `seed`; 0 takes a seed from the clock.
-    pub fn new(seed: u64) -> Rng {
-        if seed != 0 {
-            return Rng(seed);
-        }
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0x9E37_79B9, |d| d.as_nanos() as u64);
-        Rng(nanos ^ u64::from(std::process::id()).rotate_left(32))
-    }
-
-    /// A generator for one move, seeded by this one's next draw.
-    pub fn fork(&mut self) -> Rng {
-        Rng(self.next_u64())
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number uniform in `0.0..1.0`.
-    pub fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
+use crate::rng::Rng;
 
 /// A root move of a completed iteration, as its `info` line reported it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
