@@ -18,7 +18,7 @@
 //! default net at compile time and an `EvalFile` at run time.
 
 use super::accumulator::Accumulator;
-use super::layout::{HIDDEN, INPUTS, QA, QB, SCALE};
+use super::layout::{DOT_CHUNK, HIDDEN, INPUTS, QA, QB, SCALE};
 use board::Color;
 use std::fmt;
 
@@ -190,9 +190,8 @@ impl Network {
     pub fn evaluate(&self, acc: &Accumulator, side_to_move: Color) -> i32 {
         let us = &acc.values[side_to_move as usize];
         let them = &acc.values[!side_to_move as usize];
-        // Each perspective's sum fits an i32 (layout.rs); their sum may not.
-        let sum = i64::from(screlu_dot(us, &self.output_weights[0]))
-            + i64::from(screlu_dot(them, &self.output_weights[1]));
+        let sum =
+            screlu_dot(us, &self.output_weights[0]) + screlu_dot(them, &self.output_weights[1]);
         let out = (sum / i64::from(QA) + i64::from(self.output_bias)) * i64::from(SCALE)
             / i64::from(QA * QB);
         out.clamp(-i64::from(crate::MAX_EVAL), i64::from(crate::MAX_EVAL)) as i32
@@ -201,15 +200,20 @@ impl Network {
 
 /// `Σ clamp(x, 0, QA)² × w`, in units of `QA² × QB`. `clamp(x) × w` is
 /// computed in i16 (it fits: see [`super::layout`]), then widened, which the
-/// compiler turns into multiply-add instructions on 16-bit lanes.
+/// compiler turns into multiply-add instructions on 16-bit lanes; each chunk
+/// of [`DOT_CHUNK`] neurons is summed in i32 (it fits) and the chunks in i64.
 #[inline(always)]
-fn screlu_dot(values: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
-    let mut sum = 0i32;
-    for (&x, &w) in values.iter().zip(weights) {
-        let clamped = x.clamp(0, QA as i16);
-        sum += i32::from(clamped.wrapping_mul(w)) * i32::from(clamped);
+fn screlu_dot(values: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i64 {
+    let mut total = 0i64;
+    for (values, weights) in values.chunks(DOT_CHUNK).zip(weights.chunks(DOT_CHUNK)) {
+        let mut sum = 0i32;
+        for (&x, &w) in values.iter().zip(weights) {
+            let clamped = x.clamp(0, QA as i16);
+            sum += i32::from(clamped.wrapping_mul(w)) * i32::from(clamped);
+        }
+        total += i64::from(sum);
     }
-    sum
+    total
 }
 
 impl fmt::Debug for Network {
@@ -295,5 +299,11 @@ pub(crate) mod tests {
         weights[2] = -126;
         let expected = 255 * 255 * 126 + 17 * 17 * -126;
         assert_eq!(screlu_dot(&values, &weights), expected);
+        // Every neuron saturated at the largest weight: more than an i32 holds.
+        let saturated = [QA as i16; HIDDEN];
+        let largest = [127i16; HIDDEN];
+        let expected = HIDDEN as i64 * 255 * 255 * 127;
+        assert!(expected > i64::from(i32::MAX));
+        assert_eq!(screlu_dot(&saturated, &largest), expected);
     }
 }
