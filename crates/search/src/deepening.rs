@@ -10,9 +10,10 @@ use crate::pool::{SearchJob, Shared};
 use crate::report::{CurrentMoveReports, Reports, SearchOutcome};
 use crate::stop::{ClusterView, StopCheck};
 use crate::tablebase::Tablebase;
-use crate::time::{Stability, TimeManager, fail_low_scale, node_share_scale};
+use crate::time::{IterationTimes, Stability, TimeManager, fail_low_scale, node_share_scale};
 use crate::worker::{SearchContext, Share, Worker};
 use std::sync::Arc;
+use std::time::Instant;
 use tt::{Bound, TranspositionTable};
 
 /// Thread `id`'s search context for `job`: in a cluster its stores are offered to the
@@ -128,6 +129,8 @@ fn deepen(
     let max_depth = job.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
     let mut scores = vec![0; reports.lines];
     let mut stability = Stability::default();
+    let mut iterations = IterationTimes::default();
+    let started = Instant::now();
     let mut previous_score = None;
     let mut previous_pv = Vec::new();
     for depth in 1..=max_depth {
@@ -175,7 +178,8 @@ fn deepen(
         }
         previous_score = Some(best.score);
         previous_pv.clone_from(&best.pv);
-        if ctx.stop.stop_deepening(best.score, scale, worker.nodes) {
+        iterations.completed(started.elapsed());
+        if ctx.stop.stop_deepening(best.score, scale, iterations.next(), worker.nodes) {
             break;
         }
     }

@@ -184,7 +184,15 @@ tunables! {
     /// Aspiration windows start at this half-width (centipawns).
     aspiration_window = 20, 8..=50, step 3;
 
-    // Time management, in hundredths.
+    // Time management.
+    /// Moves the clock is spread over when the GUI gives no `movestogo`.
+    time_horizon_moves = 40, 15..=60, step 3;
+    /// Hundredths of the increment added to each move's share of the clock.
+    time_increment_share = 75, 50..=100, step 5;
+    /// Hundredths: the next iteration is predicted to take this much of the last one's time
+    /// (0: no prediction; an iteration is started whenever the soft limit has not passed).
+    time_iteration_growth = 0, 0..=400, step 15;
+    // In hundredths.
     /// The soft time limit's scale when the best move just changed ...
     time_scale_unstable = 140, 100..=200, step 5;
     /// ... less this much for each iteration it stayed the same.

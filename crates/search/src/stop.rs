@@ -28,7 +28,7 @@ use crossbeam_utils::CachePadded;
 use parking_lot::{Condvar, Mutex};
 use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use tt::{MATE, MATE_BOUND, TranspositionTable};
 
 /// How often (in nodes) a thread publishes its node count and checks the limits
@@ -242,12 +242,13 @@ impl<'a> StopCheck<'a> {
 
     /// After a completed iteration of the main thread, with its best `score`:
     /// whether to start no other. `scale` stretches the soft time limit (see
-    /// [`crate::time::Stability`]); `nodes` is this thread's count.
-    pub fn stop_deepening(&self, score: i32, scale: f64, nodes: u64) -> bool {
+    /// [`crate::time::Stability`]), `next` is the next iteration's predicted
+    /// length; `nodes` is this thread's count.
+    pub fn stop_deepening(&self, score: i32, scale: f64, next: Duration, nodes: u64) -> bool {
         let mate_found =
             self.limits.mate.is_some_and(|m| score >= MATE_BOUND && MATE - score <= 2 * m as i32);
         let soft_time = !self.signals.is_held()
-            && self.clock.as_ref().is_some_and(|c| c.get().soft_expired(scale));
+            && self.clock.as_ref().is_some_and(|c| c.get().soft_expired(scale, next));
         let soft_nodes = self.limits.soft_nodes.is_some_and(|n| self.total_nodes().max(nodes) >= n);
         mate_found || soft_time || soft_nodes
     }

@@ -1,11 +1,13 @@
 //! The time manager: turns clock figures into a soft limit (do not start
-//! another iteration) and a hard limit (stop now), and scales the soft limit by
-//! how stable the best move has been.
+//! another iteration) and a hard limit (stop now), scales the soft limit by
+//! how stable the best move has been, and predicts how long the next iteration
+//! will take so that one which cannot finish in time is not started.
 
 use crate::limits::SearchLimits;
 use crate::params::{
     TIME_MAX_STABLE_ITERATIONS, hundredths, time_fail_low_cp_per_percent, time_fail_low_max,
-    time_nodes_base, time_nodes_factor, time_scale_per_stable_iteration, time_scale_unstable,
+    time_horizon_moves, time_increment_share, time_iteration_growth, time_nodes_base,
+    time_nodes_factor, time_scale_per_stable_iteration, time_scale_unstable,
 };
 use board::{Color, Move};
 use std::time::{Duration, Instant};
@@ -35,10 +37,11 @@ impl TimeManager {
             return TimeManager { start, soft: None, hard: None };
         };
         let inc = limits.increment[us as usize];
-        let moves = limits.moves_to_go.unwrap_or(40).clamp(1, 50);
+        let horizon = time_horizon_moves() as u32;
+        let moves = limits.moves_to_go.unwrap_or(horizon).clamp(1, 50);
         // Never plan to use time we do not have: keep the overhead and a sliver in reserve.
         let usable = left.saturating_sub(overhead).saturating_sub(left / 50);
-        let per_move = usable / moves + inc * 3 / 4;
+        let per_move = usable / moves + inc * time_increment_share() as u32 / 100;
         let soft = per_move.min(usable * 2 / 5);
         let hard = (per_move * 4).min(if moves == 1 { usable * 4 / 5 } else { usable / 3 });
         let floor = Duration::from_millis(1);
@@ -62,13 +65,38 @@ impl TimeManager {
     }
 
     /// Whether to stop deepening: the soft limit, scaled by `factor` (more when
-    /// the best move keeps changing, less when it is stable), has passed.
-    pub fn soft_expired(&self, factor: f64) -> bool {
+    /// the best move keeps changing, less when it is stable), would be passed
+    /// before half of the `next` iteration (its predicted length) is done. An
+    /// iteration the hard limit cuts short in its first half is mostly wasted,
+    /// and the clock pays for it.
+    pub fn soft_expired(&self, factor: f64, next: Duration) -> bool {
         if self.soft == self.hard {
             // A fixed time per move (`movetime`): use all of it.
             return self.hard_expired();
         }
-        self.soft.is_some_and(|s| self.elapsed().as_secs_f64() >= s.as_secs_f64() * factor)
+        let expected = self.elapsed() + next / 2;
+        self.soft.is_some_and(|s| expected.as_secs_f64() >= s.as_secs_f64() * factor)
+    }
+}
+
+/// When each iteration of this search ended, to predict the next one's length.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct IterationTimes {
+    last_end: Duration,
+    last_length: Duration,
+}
+
+impl IterationTimes {
+    /// Records that an iteration ended `elapsed` after the search started.
+    pub fn completed(&mut self, elapsed: Duration) {
+        self.last_length = elapsed.saturating_sub(self.last_end);
+        self.last_end = elapsed;
+    }
+
+    /// The next iteration's predicted length: the last one's times
+    /// `time_iteration_growth` (an iteration costs about twice the one before).
+    pub fn next(&self) -> Duration {
+        self.last_length.mul_f64(hundredths(time_iteration_growth()))
     }
 }
 
@@ -157,6 +185,63 @@ mod tests {
             );
             assert!(tm.soft.expect("timed") <= hard);
         }
+    }
+
+    fn planned(ms: u64, inc: u64, mtg: Option<u32>) -> (Duration, Duration) {
+        let tm = TimeManager::new(
+            &limits(ms, inc, mtg),
+            Color::White,
+            Duration::from_millis(10),
+            Instant::now(),
+        );
+        (tm.soft.expect("timed"), tm.hard.expect("timed"))
+    }
+
+    #[test]
+    fn the_increment_is_spent_and_movestogo_spreads_the_clock() {
+        let (without, _) = planned(10_000, 0, None);
+        let (with, _) = planned(10_000, 100, None);
+        let share = Duration::from_millis(100) * time_increment_share() as u32 / 100;
+        assert!(share > Duration::ZERO);
+        assert_eq!(with, without + share);
+        // Repeating controls: the clock spread over the moves to go, and with one
+        // move to go most of it may be spent.
+        let (soft, _) = planned(10_000, 0, Some(10));
+        assert!(soft > without && soft < Duration::from_millis(1_000), "{soft:?}");
+        let (_, hard) = planned(10_000, 0, Some(1));
+        assert!(hard > Duration::from_millis(7_000), "{hard:?}");
+        // Bullet: late in a 1+0.01 game the increment carries the move.
+        let (soft, hard) = planned(150, 10, None);
+        assert!(soft >= Duration::from_millis(10) && hard <= Duration::from_millis(140));
+    }
+
+    #[test]
+    fn the_defaults_spread_the_clock_over_40_moves_with_three_quarters_of_the_increment() {
+        // 8+0.08: usable = 8000 − 10 − 160 ms; per move usable/40 + 60 ms.
+        let (soft, hard) = planned(8000, 80, None);
+        let per_move = Duration::from_millis(7830) / 40 + Duration::from_millis(60);
+        assert_eq!((soft, hard), (per_move, per_move * 4));
+    }
+
+    #[test]
+    fn an_iteration_that_cannot_finish_is_not_started() {
+        let start = Instant::now() - Duration::from_millis(60);
+        let tm = TimeManager {
+            start,
+            soft: Some(Duration::from_millis(100)),
+            hard: Some(Duration::from_millis(400)),
+        };
+        // 60 ms spent of a 100 ms soft limit: a short next iteration is started,
+        // one predicted to need 100 ms (half of it past the limit) is not.
+        assert!(!tm.soft_expired(1.0, Duration::from_millis(20)));
+        assert!(tm.soft_expired(1.0, Duration::from_millis(100)));
+        assert!(!tm.soft_expired(2.0, Duration::from_millis(100)));
+        let mut times = IterationTimes::default();
+        times.completed(Duration::from_millis(10));
+        times.completed(Duration::from_millis(30));
+        assert_eq!(times.last_length, Duration::from_millis(20));
+        let growth = hundredths(time_iteration_growth());
+        assert_eq!(times.next(), Duration::from_millis(20).mul_f64(growth));
     }
 
     #[test]
