@@ -2,7 +2,14 @@
 """Measures Lazy SMP scaling with `tessera bench` and draws it as an SVG.
 
     python3 scripts/smp_plot.py [--engine target/release/tessera] [--depth 15]
-                                [--threads 1,2] [--rounds 2] [--out docs/smp-scaling.svg]
+                                [--threads powers | 1,2,4,...] [--rounds 2] [--hash 64]
+                                [--out docs/smp-scaling.svg]
+
+`--threads powers` (the default) measures 1, 2, 4, ... threads up to the
+machine's CPU count (and the count itself): on a big machine, run it as it is,
+with a larger table and a deeper search so that many threads have work
+(`--hash 1024 --depth 20`); the engine pins threads to NUMA nodes by itself
+where the machine has several (its `NumaPolicy` is `auto` in `bench` too).
 
 For every thread count it runs `tessera bench DEPTH THREADS` (rounds times,
 thread counts alternating so machine noise hits all of them alike) and reads
@@ -18,6 +25,7 @@ It prints a Markdown table and writes an SVG with both curves and the ideal
 """
 
 import argparse
+import os
 import re
 import statistics
 import subprocess
@@ -39,8 +47,30 @@ def run_bench(engine, depth, threads, hash_mb):
     return times, nodes
 
 
+def thread_counts(spec):
+    """`powers` (1, 2, 4, ... up to the CPU count, and the count) or a list."""
+    if spec != "powers":
+        return [int(t) for t in spec.split(",")]
+    cpus = os.cpu_count() or 1
+    counts = [1]
+    while counts[-1] * 2 <= cpus:
+        counts.append(counts[-1] * 2)
+    if counts[-1] != cpus:
+        counts.append(cpus)
+    return counts
+
+
+def numa_nodes():
+    """The machine's NUMA nodes as Linux lists them (1 where it does not say)."""
+    try:
+        return max(1, sum(1 for n in os.listdir("/sys/devices/system/node")
+                          if n.startswith("node") and n[4:].isdigit()))
+    except OSError:
+        return 1
+
+
 def measure(args):
-    counts = [int(t) for t in args.threads.split(",")]
+    counts = thread_counts(args.threads)
     runs = {t: [] for t in counts}
     for r in range(args.rounds):
         order = counts if r % 2 == 0 else counts[::-1]
@@ -81,7 +111,7 @@ def svg(rows, depth, out):
     x0, x1 = left, w - right
     parts.append(f'<line x1="{x0}" y1="{py(0)}" x2="{x1}" y2="{py(0)}" stroke="black"/>')
     parts.append(f'<line x1="{x0}" y1="{py(0)}" x2="{x0}" y2="{py(ymax)}" stroke="black"/>')
-    tick = 0.5 if ymax <= 4 else 1.0
+    tick = next(t for t in (0.5, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512) if ymax / t <= 10)
     v = 0.0
     while v <= ymax:
         parts.append(f'<line x1="{x0}" y1="{py(v):.1f}" x2="{x1}" y2="{py(v):.1f}" '
@@ -116,11 +146,13 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--engine", default="target/release/tessera")
     ap.add_argument("--depth", type=int, default=15)
-    ap.add_argument("--threads", default="1,2")
+    ap.add_argument("--threads", default="powers")
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--hash", type=int, default=64)
     ap.add_argument("--out", default="docs/smp-scaling.svg")
     args = ap.parse_args()
+    print(f"{os.cpu_count()} CPUs, {numa_nodes()} NUMA node(s); threads {thread_counts(args.threads)}, "
+          f"depth {args.depth}, {args.hash} MB, {args.rounds} round(s)", flush=True)
     rows = measure(args)
     print(f"\n| threads | nps | nps ratio | time to depth {args.depth} (sum) | "
           "TTD speed-up, median | TTD speed-up, total |")

@@ -114,3 +114,71 @@ fn node_counts_add_up() {
     let last = *nodes.last().unwrap_or(&0);
     assert!(last <= 200_000 + 8 * 2048, "{last} nodes for a 200000 limit");
 }
+
+/// The CPUs this process may run on, as Linux lists them.
+#[cfg(target_os = "linux")]
+fn allowed_cpus() -> Vec<usize> {
+    let status = std::fs::read_to_string("/proc/self/status").expect("/proc/self/status");
+    let line =
+        status.lines().find_map(|l| l.strip_prefix("Cpus_allowed_list:")).expect("a CPU list");
+    search::numa::parse_cpu_list(line).expect("a CPU list as Linux writes it")
+}
+
+/// The nodes searched by `go depth 9` from the start of a new game.
+fn nodes_to_depth_9(e: &mut Engine) -> u64 {
+    e.send("ucinewgame");
+    e.send("position startpos");
+    e.send("go depth 9");
+    let (_, infos) = e.bestmove(SLOW);
+    infos
+        .iter()
+        .rev()
+        .find_map(|l| info_field(l, "nodes")?.parse().ok())
+        .expect("an info line with nodes")
+}
+
+/// `NumaPolicy` with the nodes written out pins the threads (two "nodes" of
+/// this machine's CPUs stand in for a NUMA machine) and says where they went;
+/// pinned threads search as before, and a thread on a node evaluates with
+/// the node's copy of the network exactly as with the shared one. A bad
+/// value is refused and changes nothing.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_numa_policy_pins_the_threads_and_the_search_is_unchanged() {
+    let cpus = allowed_cpus();
+    let (a, b) = (cpus[0], *cpus.last().unwrap());
+    let mut e = Engine::start();
+    e.send("setoption name Hash value 8");
+    let free = nodes_to_depth_9(&mut e);
+    e.send(&format!("setoption name NumaPolicy value {a}:{b}"));
+    let (line, _) = e.wait_for(SLOW, |l| l.starts_with("info string"));
+    assert_eq!(line, "info string 1 thread pinned to NUMA nodes 0");
+    assert_eq!(
+        nodes_to_depth_9(&mut e),
+        free,
+        "the node's copy of the network evaluates differently"
+    );
+
+    e.send("setoption name Threads value 4");
+    e.send("setoption name NumaPolicy value none");
+    let (line, _) = e.wait_for(SLOW, |l| l.starts_with("info string"));
+    assert_eq!(line, "info string 4 threads, not pinned");
+    e.send(&format!("setoption name NumaPolicy value {a}:{b}"));
+    let (line, _) = e.wait_for(SLOW, |l| l.starts_with("info string"));
+    assert_eq!(line, "info string 4 threads pinned to NUMA nodes 0,1,0,1");
+    e.send("position startpos");
+    e.send("go depth 10");
+    let (mv, _) = e.bestmove(SLOW);
+    assert!(is_legal(board::STARTPOS_FEN, &mv), "illegal {mv}");
+
+    e.send("setoption name NumaPolicy value 0-");
+    let (line, _) = e.wait_for(SLOW, |l| l.starts_with("info string"));
+    assert!(line.starts_with("info string error"), "{line}");
+    e.send("setoption name Threads value 2");
+    e.send("position startpos");
+    e.send("go depth 8");
+    let (mv, before) = e.bestmove(SLOW);
+    assert!(is_legal(board::STARTPOS_FEN, &mv), "illegal {mv}");
+    assert!(before.iter().all(|l| !l.contains("error")), "{before:?}");
+    assert!(e.quit(SLOW));
+}

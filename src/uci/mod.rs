@@ -287,6 +287,7 @@ impl Engine {
         if new.hash_mb != self.settings.hash_mb
             || new.threads != self.settings.threads
             || new.clear_hash != self.settings.clear_hash
+            || new.numa_policy != self.settings.numa_policy
         {
             // These wait for the search under way to end: it ends at once.
             self.reporter.strength.cut_short();
@@ -310,6 +311,15 @@ impl Engine {
                 if n == 1 { "" } else { "s" }
             ));
             new.threads = old.threads;
+        }
+        if new.numa_policy != old.numa_policy {
+            match self.pool.set_numa_policy(new.numa_policy.clone()) {
+                Ok(()) => self.announce_pinning(),
+                Err(e) => {
+                    self.error(&format!("setoption: {e}; NumaPolicy stays {}", old.numa_policy));
+                    new.numa_policy = old.numa_policy.clone();
+                }
+            }
         }
         if new.clear_hash != old.clear_hash {
             self.pool.clear();
@@ -345,6 +355,24 @@ impl Engine {
         let (huge, mb) = self.pool.hash_info();
         let pages = if huge { "transparent huge pages requested" } else { "normal pages" };
         self.out.line(&format!("info string hash table {mb} MB, {pages}"));
+    }
+
+    /// Says where the search threads run: `info string 4 threads pinned to
+    /// NUMA nodes 0,1,0,1` or `info string 4 threads, not pinned`.
+    fn announce_pinning(&self) {
+        let nodes = self.pool.pinned_nodes();
+        let n = nodes.len();
+        let threads = format!("{n} thread{}", if n == 1 { "" } else { "s" });
+        if nodes.iter().all(Option::is_none) {
+            self.out.line(&format!("info string {threads}, not pinned"));
+        } else {
+            let list: Vec<String> = nodes
+                .iter()
+                .map(|node| node.map_or_else(|| "-".to_string(), |n| n.to_string()))
+                .collect();
+            self.out
+                .line(&format!("info string {threads} pinned to NUMA nodes {}", list.join(",")));
+        }
     }
 }
 

@@ -130,6 +130,16 @@ impl OptionValue for search::Features {
     }
 }
 
+impl OptionValue for search::NumaPolicy {
+    fn set_from(&mut self, value: &Value) -> Result<(), String> {
+        match value {
+            Value::Text(text) => *self = search::NumaPolicy::parse(text)?,
+            other => return Err(wrong_kind(other, "NumaPolicy")),
+        }
+        Ok(())
+    }
+}
+
 impl OptionValue for search::BestMoveChoice {
     fn set_from(&mut self, value: &Value) -> Result<(), String> {
         *self = match value {
@@ -195,6 +205,8 @@ declare_options! {
         Kind::Spin { default: DEFAULT_HASH_MB as i64, min: 1, max: machine_memory_mb() };
     /// Search threads.
     threads: usize = "Threads", Kind::Spin { default: 1, min: 1, max: 1024 };
+    /// How search threads are pinned to NUMA nodes: `auto`, `none`, or nodes such as `0-3:4-7`.
+    numa_policy: search::NumaPolicy = "NumaPolicy", Kind::Text { default: "auto" };
     /// Presses of `Clear Hash` (each clears the table and the histories).
     clear_hash: Presses = "Clear Hash", Kind::Button;
     /// Principal variations reported.

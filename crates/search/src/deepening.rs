@@ -111,7 +111,7 @@ pub(crate) fn main_search(shared: &Shared, worker: &mut Worker, job: &SearchJob)
 /// `go searchmoves`, narrowed to the moves that keep the tablebase result
 /// when the root is in the tables.
 fn prepare(shared: &Shared, worker: &mut Worker, job: &SearchJob, tb: &Tablebase) {
-    let network = shared.network.lock().clone();
+    let network = shared.network_for(worker.numa_node);
     match tb.root() {
         Some(root) => worker.prepare(&job.position, &root.moves(), network),
         None => worker.prepare(&job.position, &job.limits.search_moves, network),

@@ -24,6 +24,7 @@ use crate::choice::{BestMoveChoice, ThreadResult};
 use crate::cluster::{Alone, Cluster};
 use crate::deepening::{follower_search, helper_search, main_search};
 use crate::limits::SearchLimits;
+use crate::numa::NumaPolicy;
 use crate::report::{Reporter, SearchOutcome};
 use crate::stop::Signals;
 use crate::tablebase::{Tablebase, TablebaseOptions};
@@ -157,6 +158,12 @@ pub(crate) struct Shared {
     pub choice: Mutex<BestMoveChoice>,
     /// The evaluation network of the next searches.
     pub network: Mutex<Arc<eval::nnue::Network>>,
+    /// How threads are pinned to NUMA nodes (applied when threads start).
+    numa: Mutex<NumaPolicy>,
+    /// Per NUMA node in use, its copy of the network (see [`Shared::network_for`]).
+    node_networks: Mutex<Vec<Option<NodeNetwork>>>,
+    /// The node each thread was pinned to (`None`: not pinned).
+    pinned: Mutex<Vec<Option<usize>>>,
     /// The Syzygy tables and this search's root ranking: written while the
     /// pool is idle, read-locked by each thread for a whole search.
     pub tablebase: RwLock<Tablebase>,
@@ -182,6 +189,35 @@ impl Shared {
     pub fn local_nodes(&self) -> u64 {
         self.counters.read().iter().map(|c| c.load(Ordering::Relaxed)).sum()
     }
+
+    /// The network a thread pinned to NUMA `node` evaluates with: the pool's
+    /// network itself for an unpinned thread, else the node's own copy of it,
+    /// made by the first thread of the node that asks (so its pages are first
+    /// touched, and placed, on that node) and shared by the node's threads.
+    pub fn network_for(&self, node: Option<usize>) -> Arc<eval::nnue::Network> {
+        let source = Arc::clone(&self.network.lock());
+        let Some(node) = node else { return source };
+        let mut copies = self.node_networks.lock();
+        if copies.len() <= node {
+            copies.resize(node + 1, None);
+        }
+        match &copies[node] {
+            Some(copy) if Arc::ptr_eq(&copy.source, &source) => Arc::clone(&copy.copy),
+            _ => {
+                let copy = Arc::new(eval::nnue::Network::clone(&source));
+                copies[node] = Some(NodeNetwork { source, copy: Arc::clone(&copy) });
+                copy
+            }
+        }
+    }
+}
+
+/// A NUMA node's copy of the pool's network.
+#[derive(Clone)]
+struct NodeNetwork {
+    /// The network it copies (a copy of an older network is made anew).
+    source: Arc<eval::nnue::Network>,
+    copy: Arc<eval::nnue::Network>,
 }
 
 /// A running search thread and the flag that tells it to exit.
@@ -223,6 +259,9 @@ impl ThreadPool {
             reporter,
             choice: Mutex::new(BestMoveChoice::default()),
             network: Mutex::new(eval::nnue::embedded()),
+            numa: Mutex::new(NumaPolicy::default()),
+            node_networks: Mutex::new(Vec::new()),
+            pinned: Mutex::new(Vec::new()),
             tablebase: RwLock::new(Tablebase::default()),
             last_outcome: Mutex::new(None),
             cluster: Mutex::new(Arc::new(Alone)),
@@ -363,6 +402,34 @@ impl ThreadPool {
     /// the embedded one).
     pub fn set_network(&self, network: Arc<eval::nnue::Network>) {
         *self.shared.network.lock() = network;
+        // The nodes' copies of the old network: made anew when next asked for.
+        self.shared.node_networks.lock().clear();
+    }
+
+    /// Sets how threads are pinned to NUMA nodes, and restarts the threads so
+    /// that they are pinned (or not) accordingly. If the system refuses a new
+    /// thread, the old threads and policy stay.
+    pub fn set_numa_policy(&mut self, policy: NumaPolicy) -> Result<(), PoolError> {
+        self.stop();
+        self.wait_idle();
+        let old = std::mem::replace(&mut *self.shared.numa.lock(), policy);
+        // Node numbers may mean other CPUs now: the new threads copy anew.
+        self.shared.node_networks.lock().clear();
+        match spawn(&self.shared, self.threads()) {
+            Ok(handles) => {
+                self.install(handles);
+                Ok(())
+            }
+            Err(e) => {
+                *self.shared.numa.lock() = old;
+                Err(e)
+            }
+        }
+    }
+
+    /// The NUMA node each thread is pinned to (`None`: not pinned).
+    pub fn pinned_nodes(&self) -> Vec<Option<usize>> {
+        self.shared.pinned.lock().clone()
     }
 
     /// Loads the Syzygy tables of `path` (folders separated by `:` or `;`;
@@ -415,19 +482,35 @@ fn room_for_a_thread() -> bool {
 /// its `Worker` before the next is asked for. If the system refuses one (or
 /// has no room for it), those already started are retired and the error says
 /// how far it got.
+///
+/// Under a NUMA policy that pins, each thread pins itself to its node's CPUs
+/// before it allocates its `Worker` (so the worker's memory is the node's),
+/// and the pool records where each thread went (see [`ThreadPool::pinned_nodes`]).
 fn spawn(shared: &Arc<Shared>, threads: usize) -> Result<Vec<SearchThread>, PoolError> {
     let epoch = shared.control.lock().epoch;
+    let topology = shared.numa.lock().topology();
+    let nodes = topology.as_ref().map(|t| t.assign(threads));
     let mut handles = Vec::with_capacity(threads);
-    let (ready, started) = std::sync::mpsc::channel::<()>();
+    let mut pinned = Vec::with_capacity(threads);
+    let (ready, started) = std::sync::mpsc::channel::<Option<usize>>();
     for id in 0..threads {
         let retire_flag = Arc::new(AtomicBool::new(false));
         let (thread_shared, flag, ready) =
             (Arc::clone(shared), Arc::clone(&retire_flag), ready.clone());
+        let place = topology.as_ref().zip(nodes.as_ref()).map(|(t, nodes)| {
+            let node = nodes[id];
+            (node, t.cpus(node).to_vec())
+        });
         let spawned = if room_for_a_thread() {
             std::thread::Builder::new().name(format!("search-{id}")).stack_size(STACK_BYTES).spawn(
                 move || {
-                    let worker = Worker::new(Arc::clone(&thread_shared.network.lock()));
-                    let _ = ready.send(());
+                    // A refused pinning leaves the thread where the system puts it.
+                    let node = place.and_then(|(node, cpus)| {
+                        crate::numa::bind_current_thread(&cpus).ok().map(|()| node)
+                    });
+                    let mut worker = Worker::new(thread_shared.network_for(node));
+                    worker.numa_node = node;
+                    let _ = ready.send(node);
                     thread_main(&thread_shared, &flag, worker, id, epoch);
                 },
             )
@@ -439,7 +522,7 @@ fn spawn(shared: &Arc<Shared>, threads: usize) -> Result<Vec<SearchThread>, Pool
         };
         match spawned {
             Ok(handle) => {
-                let _ = started.recv();
+                pinned.push(started.recv().ok().flatten());
                 handles.push(SearchThread { handle, retire: retire_flag });
             }
             Err(error) => {
@@ -448,6 +531,7 @@ fn spawn(shared: &Arc<Shared>, threads: usize) -> Result<Vec<SearchThread>, Pool
             }
         }
     }
+    *shared.pinned.lock() = pinned;
     Ok(handles)
 }
 
@@ -539,5 +623,23 @@ mod tests {
                 assert!(matches!(c.take(s), Some(Command::Search(_))));
             }
         }
+    }
+
+    #[test]
+    fn each_numa_node_gets_its_own_copy_of_the_network() {
+        let pool = ThreadPool::new(1, 1, Arc::new(crate::Silent));
+        let shared = &pool.shared;
+        let source = shared.network_for(None);
+        assert!(Arc::ptr_eq(&source, &shared.network.lock()), "an unpinned thread copies nothing");
+        let node0 = shared.network_for(Some(0));
+        let node1 = shared.network_for(Some(1));
+        assert!(Arc::ptr_eq(&node0, &shared.network_for(Some(0))), "one copy per node");
+        assert!(!Arc::ptr_eq(&node0, &node1) && !Arc::ptr_eq(&node0, &source));
+        assert!(*node0 == *source && *node1 == *source);
+        // A new network: the nodes copy it, not the old one.
+        pool.set_network(Arc::new(eval::nnue::EMBEDDED.clone()));
+        let fresh = shared.network_for(Some(0));
+        assert!(!Arc::ptr_eq(&fresh, &node0));
+        assert!(Arc::ptr_eq(&fresh, &shared.network_for(Some(0))));
     }
 }

@@ -115,6 +115,9 @@ pub struct Worker {
     /// The latest root move of the current iteration that was fully searched and raised
     /// alpha (or failed high), with its score and reply: usable if the iteration is cut short.
     partial_root: Option<PartialRoot>,
+    /// The NUMA node this worker's thread is pinned to (`None`: not pinned);
+    /// the worker evaluates with that node's copy of the network.
+    pub(crate) numa_node: Option<usize>,
 }
 
 /// A root move that beat every move searched before it in an unfinished iteration.
@@ -130,7 +133,8 @@ pub(crate) struct PartialRoot {
 
 impl Worker {
     /// A fresh worker at the start position, evaluating with `network` (shared,
-    /// not copied: every thread of a pool holds the pool's one network).
+    /// not copied: the threads of a pool share the pool's network, or their
+    /// NUMA node's copy of it).
     pub fn new(network: Arc<Network>) -> Worker {
         let position = Position::new(Board::startpos());
         let root = Accumulator::new(&network, position.board());
@@ -153,6 +157,7 @@ impl Worker {
             nmp_min_ply: 0,
             nmp_color: Color::White,
             partial_root: None,
+            numa_node: None,
         }
     }
 

@@ -1,0 +1,342 @@
+//! NUMA: which CPUs each memory node has, which node each search thread runs
+//! on, and pinning a thread to its node's CPUs.
+//!
+//! On a machine with several memory nodes (a multi-socket server, or a
+//! chiplet CPU set up as several nodes) memory attached to another node costs
+//! more to reach. A search thread touches its own stack, histories and
+//! accumulators at every node and the network's weights at every evaluation,
+//! so the pool pins each thread to the CPUs of one node (threads spread over
+//! the nodes in proportion to their CPUs) before the thread allocates
+//! anything, and gives each node its own copy of the network, made by a thread
+//! of that node (see `Shared::network_for` in `pool.rs`). On a machine with one
+//! node, the default policy pins nothing: the operating system schedules the
+//! threads as it likes.
+//!
+//! The policy is the UCI option `NumaPolicy`: `auto` (pin where the machine
+//! has more than one node), `none`, or the nodes written out, `0-3:4-7` (CPU
+//! lists as Linux writes them, nodes separated by `:`), which also serves to
+//! try the pinning on a machine with one node. Pinning uses Linux's
+//! `sched_setaffinity`; elsewhere the policy is accepted and nothing is pinned.
+
+use std::fmt;
+
+/// The NUMA nodes threads are spread over, each the list of its CPUs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Topology {
+    nodes: Vec<Vec<usize>>,
+}
+
+impl Topology {
+    /// The nodes as given: each a non-empty list of CPUs. `None` if there is
+    /// no node or a node has no CPU.
+    pub fn new(nodes: Vec<Vec<usize>>) -> Option<Topology> {
+        if nodes.is_empty() || nodes.iter().any(Vec::is_empty) {
+            return None;
+        }
+        Some(Topology { nodes })
+    }
+
+    /// The machine's nodes as Linux lists them in
+    /// `/sys/devices/system/node/node*/cpulist`, restricted to the CPUs this
+    /// process may run on (nodes left without a CPU dropped). `None` where
+    /// the system does not say (or has no node this process may use).
+    pub fn detect() -> Option<Topology> {
+        let mut nodes = Vec::new();
+        for entry in std::fs::read_dir("/sys/devices/system/node").ok()?.flatten() {
+            let name = entry.file_name();
+            let Some(index) = name.to_str().and_then(|n| n.strip_prefix("node")) else {
+                continue;
+            };
+            let Ok(index) = index.parse::<usize>() else { continue };
+            let text = std::fs::read_to_string(entry.path().join("cpulist")).ok()?;
+            // A node with memory and no CPU (CXL memory, say) has an empty list.
+            nodes.push((index, parse_cpu_list(&text).unwrap_or_default()));
+        }
+        nodes.sort_unstable();
+        Topology::new(nodes.into_iter().map(|(_, cpus)| cpus).collect())?.allowed()
+    }
+
+    /// This topology without the CPUs this process may not run on; `None`
+    /// when no node keeps a CPU. Unchanged where the system does not say.
+    pub fn allowed(self) -> Option<Topology> {
+        let Some(allowed) = affinity::allowed_cpus() else { return Some(self) };
+        let nodes = self
+            .nodes
+            .into_iter()
+            .map(|cpus| cpus.into_iter().filter(|c| allowed.contains(c)).collect::<Vec<_>>())
+            .filter(|cpus| !cpus.is_empty())
+            .collect();
+        Topology::new(nodes)
+    }
+
+    /// The number of nodes.
+    pub fn nodes(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// The CPUs of `node`.
+    pub fn cpus(&self, node: usize) -> &[usize] {
+        &self.nodes[node]
+    }
+
+    /// The node of each of `threads` search threads: each thread goes to the
+    /// node with the fewest threads per CPU after it joins (the lowest index
+    /// on a tie), so threads spread in proportion to the nodes' CPUs.
+    pub fn assign(&self, threads: usize) -> Vec<usize> {
+        let mut count = vec![0usize; self.nodes.len()];
+        (0..threads)
+            .map(|_| {
+                // (count + 1) / cpus of `a` against `b`'s, without division.
+                let load = |a: usize, b: usize| (count[a] + 1) * self.nodes[b].len();
+                let node =
+                    (0..self.nodes.len()).min_by(|&a, &b| load(a, b).cmp(&load(b, a))).unwrap_or(0);
+                count[node] += 1;
+                node
+            })
+            .collect()
+    }
+}
+
+impl fmt::Display for Topology {
+    /// The nodes as `NumaPolicy` takes them: `0-3:4-7`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, cpus) in self.nodes.iter().enumerate() {
+            if i > 0 {
+                f.write_str(":")?;
+            }
+            write_cpu_list(f, cpus)?;
+        }
+        Ok(())
+    }
+}
+
+/// How the pool pins its threads (the UCI option `NumaPolicy`).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum NumaPolicy {
+    /// Pin where the machine has more than one node.
+    #[default]
+    Auto,
+    /// Never pin.
+    None,
+    /// Pin to these nodes, whatever the machine says.
+    Custom(Topology),
+}
+
+impl NumaPolicy {
+    /// Reads `auto`, `none` (any case) or nodes such as `0-3:4-7`.
+    pub fn parse(text: &str) -> Result<NumaPolicy, String> {
+        let text = text.trim();
+        if text.eq_ignore_ascii_case("auto") {
+            return Ok(NumaPolicy::Auto);
+        }
+        if text.eq_ignore_ascii_case("none") {
+            return Ok(NumaPolicy::None);
+        }
+        let nodes = text
+            .split(':')
+            .map(|node| parse_cpu_list(node).filter(|cpus| !cpus.is_empty()))
+            .collect::<Option<Vec<_>>>()
+            .and_then(Topology::new);
+        nodes.map(NumaPolicy::Custom).ok_or_else(|| {
+            format!(
+                "NumaPolicy {text:?}: expected auto, none, or CPU lists separated by ':' such as 0-3:4-7"
+            )
+        })
+    }
+
+    /// The nodes to pin to, or `None` to pin nothing. `Auto` reads the
+    /// machine's nodes each time it is asked (when threads start).
+    pub fn topology(&self) -> Option<Topology> {
+        match self {
+            NumaPolicy::Auto => Topology::detect().filter(|t| t.nodes() > 1),
+            NumaPolicy::None => None,
+            NumaPolicy::Custom(nodes) => nodes.clone().allowed(),
+        }
+    }
+}
+
+impl fmt::Display for NumaPolicy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NumaPolicy::Auto => f.write_str("auto"),
+            NumaPolicy::None => f.write_str("none"),
+            NumaPolicy::Custom(nodes) => nodes.fmt(f),
+        }
+    }
+}
+
+/// Reads a CPU list as Linux writes it: `0-3,8,10-11` (an empty or
+/// whitespace-only text is the empty list). `None` if it is malformed.
+pub fn parse_cpu_list(text: &str) -> Option<Vec<usize>> {
+    let mut cpus = Vec::new();
+    for part in text.trim().split(',').filter(|p| !p.trim().is_empty()) {
+        let (first, last): (usize, usize) = match part.split_once('-') {
+            Some((a, b)) => (a.trim().parse().ok()?, b.trim().parse().ok()?),
+            None => {
+                let cpu = part.trim().parse().ok()?;
+                (cpu, cpu)
+            }
+        };
+        if first > last || last >= affinity::MAX_CPUS {
+            return None;
+        }
+        cpus.extend(first..=last);
+    }
+    cpus.sort_unstable();
+    cpus.dedup();
+    Some(cpus)
+}
+
+/// Writes `cpus` (sorted) as a CPU list with ranges: `0-3,8`.
+fn write_cpu_list(f: &mut fmt::Formatter<'_>, cpus: &[usize]) -> fmt::Result {
+    let mut i = 0;
+    while i < cpus.len() {
+        let mut j = i;
+        while j + 1 < cpus.len() && cpus[j + 1] == cpus[j] + 1 {
+            j += 1;
+        }
+        if i > 0 {
+            f.write_str(",")?;
+        }
+        if j > i {
+            write!(f, "{}-{}", cpus[i], cpus[j])?;
+        } else {
+            write!(f, "{}", cpus[i])?;
+        }
+        i = j + 1;
+    }
+    Ok(())
+}
+
+pub use affinity::bind_current_thread;
+
+#[cfg(target_os = "linux")]
+mod affinity {
+    //! The thread's CPU mask through `sched_getaffinity` / `sched_setaffinity`.
+    //! std has no affinity API, so these are the crate's only foreign calls.
+
+    use std::mem::{MaybeUninit, size_of};
+
+    /// The most CPUs a mask holds (glibc's `CPU_SETSIZE`).
+    pub const MAX_CPUS: usize = libc::CPU_SETSIZE as usize;
+
+    /// The CPUs the calling thread may run on; `None` if the system refuses to say.
+    pub fn allowed_cpus() -> Option<Vec<usize>> {
+        let mut set = MaybeUninit::<libc::cpu_set_t>::zeroed();
+        // SAFETY: `set` is a writable `cpu_set_t` of the size passed; pid 0 is
+        // the calling thread. The call only writes into `set`.
+        let rc =
+            unsafe { libc::sched_getaffinity(0, size_of::<libc::cpu_set_t>(), set.as_mut_ptr()) };
+        if rc != 0 {
+            return None;
+        }
+        // SAFETY: an all-zero `cpu_set_t` is a valid (empty) mask, and the call
+        // above succeeded, so `set` holds the thread's mask.
+        let set = unsafe { set.assume_init() };
+        // SAFETY: `CPU_ISSET` reads one bit of `set`; every index is below the mask's size.
+        Some((0..MAX_CPUS).filter(|&cpu| unsafe { libc::CPU_ISSET(cpu, &set) }).collect())
+    }
+
+    /// Pins the calling thread to `cpus` (those at or above [`MAX_CPUS`] are
+    /// ignored). An error (no CPU left, or the system refuses) leaves the
+    /// thread as it was.
+    pub fn bind_current_thread(cpus: &[usize]) -> std::io::Result<()> {
+        // SAFETY: an all-zero `cpu_set_t` is the empty mask (what `CPU_ZERO` makes).
+        let mut set = unsafe { MaybeUninit::<libc::cpu_set_t>::zeroed().assume_init() };
+        for &cpu in cpus.iter().filter(|&&cpu| cpu < MAX_CPUS) {
+            // SAFETY: `CPU_SET` writes one bit of `set`, and `cpu` is below its size.
+            unsafe { libc::CPU_SET(cpu, &mut set) };
+        }
+        // SAFETY: `set` is a valid mask of the size passed; pid 0 is the calling
+        // thread; the call only reads `set`.
+        let rc = unsafe { libc::sched_setaffinity(0, size_of::<libc::cpu_set_t>(), &set) };
+        if rc == 0 { Ok(()) } else { Err(std::io::Error::last_os_error()) }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+mod affinity {
+    //! Elsewhere nothing is pinned.
+
+    /// The most CPUs a CPU list may name.
+    pub const MAX_CPUS: usize = 1024;
+
+    /// Not known here.
+    pub fn allowed_cpus() -> Option<Vec<usize>> {
+        None
+    }
+
+    /// Pinning is not supported here: always an error.
+    pub fn bind_current_thread(_cpus: &[usize]) -> std::io::Result<()> {
+        Err(std::io::Error::new(
+            std::io::ErrorKind::Unsupported,
+            "no thread pinning on this system",
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cpu_lists_read_as_linux_writes_them() {
+        assert_eq!(parse_cpu_list("0-3,8,10-11\n"), Some(vec![0, 1, 2, 3, 8, 10, 11]));
+        assert_eq!(parse_cpu_list("5"), Some(vec![5]));
+        assert_eq!(parse_cpu_list(""), Some(vec![]));
+        assert_eq!(parse_cpu_list("3-1"), None);
+        assert_eq!(parse_cpu_list("a"), None);
+        assert_eq!(parse_cpu_list("1-"), None);
+        assert_eq!(parse_cpu_list("100000"), None);
+    }
+
+    #[test]
+    fn policies_read_and_print_back() {
+        for text in ["auto", "none", "0-3:4-7", "0,2,4-5:1"] {
+            assert_eq!(NumaPolicy::parse(text).unwrap().to_string(), text);
+        }
+        assert_eq!(NumaPolicy::parse("AUTO"), Ok(NumaPolicy::Auto));
+        let custom = NumaPolicy::parse("4-7:0-3").unwrap();
+        let NumaPolicy::Custom(nodes) = custom else { panic!("not custom") };
+        assert_eq!(
+            (nodes.nodes(), nodes.cpus(0), nodes.cpus(1)),
+            (2, &[4, 5, 6, 7][..], &[0, 1, 2, 3][..])
+        );
+        for bad in ["", "0-3:", ":1", "x", "0-3;4"] {
+            assert!(NumaPolicy::parse(bad).is_err(), "{bad:?} accepted");
+        }
+    }
+
+    #[test]
+    fn threads_spread_over_nodes_by_their_cpus() {
+        let even = Topology::new(vec![vec![0, 1, 2, 3], vec![4, 5, 6, 7]]).unwrap();
+        assert_eq!(even.assign(5), [0, 1, 0, 1, 0]);
+        // One node with three times the CPUs of the other gets three threads in four.
+        let uneven = Topology::new(vec![vec![0], vec![1, 2, 3]]).unwrap();
+        let nodes = uneven.assign(8);
+        assert_eq!(nodes.iter().filter(|&&n| n == 1).count(), 6, "{nodes:?}");
+        assert_eq!(Topology::new(vec![vec![0]]).unwrap().assign(3), [0, 0, 0]);
+    }
+
+    #[test]
+    fn a_node_without_cpus_is_no_node() {
+        assert_eq!(Topology::new(vec![]), None);
+        assert_eq!(Topology::new(vec![vec![0], vec![]]), None);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_pinned_thread_runs_only_on_its_cpus() {
+        let allowed = affinity::allowed_cpus().expect("the mask of this process");
+        let first = allowed[0];
+        let after = std::thread::spawn(move || {
+            bind_current_thread(&[first]).expect("pinning to an allowed CPU");
+            affinity::allowed_cpus()
+        })
+        .join()
+        .unwrap();
+        assert_eq!(after, Some(vec![first]));
+        // The test thread itself was not touched.
+        assert_eq!(affinity::allowed_cpus(), Some(allowed));
+    }
+}
