@@ -452,9 +452,10 @@ mod tests {
     /// What each option must change: a value other than its default, and a test
     /// that the value reached the option's own setting.
     type Expectation = (&'static str, Option<&'static str>, fn(&Settings) -> bool);
-    const EXPECTED: [Expectation; 18] = [
+    const EXPECTED: [Expectation; 19] = [
         ("Hash", Some("77"), |s| s.hash_mb == 77),
         ("Threads", Some("3"), |s| s.threads == 3),
+        ("NumaPolicy", Some("0-3:4-7"), |s| s.numa_policy.to_string() == "0-3:4-7"),
         ("Clear Hash", None, |s| s.clear_hash == Presses(1)),
         ("MultiPV", Some("4"), |s| s.multipv == 4),
         ("Move Overhead", Some("123"), |s| s.move_overhead_ms == 123),
@@ -496,6 +497,7 @@ mod tests {
         let start = Settings::default();
         assert_eq!(start.hash_mb, DEFAULT_HASH_MB);
         assert_eq!(start.threads, 1);
+        assert_eq!(start.numa_policy, search::NumaPolicy::Auto);
         assert_eq!(start.multipv, 1);
         assert_eq!(start.move_overhead_ms, DEFAULT_MOVE_OVERHEAD_MS);
         assert!(!start.ponder && !start.chess960);
@@ -569,6 +571,7 @@ mod tests {
         assert!(matches!(refused("SMPBestMove", "majority"), OptionError::NotAChoice { .. }));
         assert!(matches!(refused("SearchFeatures", "-warp"), OptionError::BadText { .. }));
         assert!(matches!(refused("SearchFeatures", "nmp"), OptionError::BadText { .. }));
+        assert!(matches!(refused("NumaPolicy", "0-3:"), OptionError::BadText { .. }));
         assert!(matches!(refused("SyzygyProbeLimit", "8"), OptionError::OutOfRange { .. }));
         assert!(matches!(refused("SyzygyProbeDepth", "0"), OptionError::OutOfRange { .. }));
         assert!(matches!(refused("UCI_Elo", "1349"), OptionError::OutOfRange { .. }));
