@@ -120,25 +120,23 @@ impl OptionValue for Presses {
     }
 }
 
-impl OptionValue for search::Features {
-    fn set_from(&mut self, value: &Value) -> Result<(), String> {
-        match value {
-            Value::Text(text) => *self = search::Features::parse(text)?,
-            other => return Err(wrong_kind(other, "Features")),
+/// String options whose text a type reads with its own `parse` (which says
+/// why it refuses a text).
+macro_rules! parsed_text_value {
+    ($($ty:ty),*) => {$(
+        impl OptionValue for $ty {
+            fn set_from(&mut self, value: &Value) -> Result<(), String> {
+                match value {
+                    Value::Text(text) => *self = <$ty>::parse(text)?,
+                    other => return Err(wrong_kind(other, stringify!($ty))),
+                }
+                Ok(())
+            }
         }
-        Ok(())
-    }
+    )*};
 }
 
-impl OptionValue for search::NumaPolicy {
-    fn set_from(&mut self, value: &Value) -> Result<(), String> {
-        match value {
-            Value::Text(text) => *self = search::NumaPolicy::parse(text)?,
-            other => return Err(wrong_kind(other, "NumaPolicy")),
-        }
-        Ok(())
-    }
-}
+parsed_text_value!(search::Features, search::NumaPolicy);
 
 impl OptionValue for search::BestMoveChoice {
     fn set_from(&mut self, value: &Value) -> Result<(), String> {
