@@ -11,6 +11,11 @@ last line is machine-readable:
 
     RESULT searches=N worst_stop_ms=X p99_stop_ms=Y worst_isready_ms=Z faults=F
 
+With `--movetime MS` it times the clock instead: each search is `go movetime
+MS`, and what is measured is how far past MS the `bestmove` arrives (the
+"stop" figures are then that overshoot; no `isready` is sent). With many more
+threads than cores this shows whether the engine still keeps its time.
+
 Usage:
     python3 scripts/stop_latency.py --engine target/release/tessera \\
         --openings ../shared/data/openings.epd --searches 1000 --threads 1 8
@@ -95,6 +100,17 @@ def run(args, threads, openings, rng):
         if board.is_game_over():
             continue
         engine.send("position fen %s" % board.fen())
+        if args.movetime:
+            try:
+                sent = time.perf_counter()
+                engine.send("go movetime %d" % args.movetime)
+                at, line = engine.wait_for("bestmove")
+            except (TimeoutError, EOFError) as e:
+                faults.append("%s in %s" % (e, board.fen()))
+                break
+            stops.append((at - sent) * 1000.0 - args.movetime)
+            check_move(line, board, faults)
+            continue
         if i % 4 == 3:
             engine.send("go ponder wtime 60000 btime 60000")
         else:
@@ -112,14 +128,19 @@ def run(args, threads, openings, rng):
             faults.append("%s in %s" % (e, board.fen()))
             break
         stops.append((at - sent) * 1000.0)
-        move = line.split()[1]
-        try:
-            if chess.Move.from_uci(move) not in board.legal_moves:
-                faults.append("illegal bestmove %s in %s" % (move, board.fen()))
-        except ValueError:
-            faults.append("malformed bestmove %r in %s" % (line, board.fen()))
+        check_move(line, board, faults)
     engine.quit()
     return stops, readies, faults
+
+
+def check_move(line, board, faults):
+    """Records a fault unless `line` is a `bestmove` with a legal move."""
+    try:
+        move = line.split()[1]
+        if chess.Move.from_uci(move) not in board.legal_moves:
+            faults.append("illegal bestmove %s in %s" % (move, board.fen()))
+    except (IndexError, ValueError):
+        faults.append("malformed bestmove %r in %s" % (line, board.fen()))
 
 
 def describe(name, values):
@@ -137,6 +158,8 @@ def main():
     ap.add_argument("--threads", type=int, nargs="+", default=[1, 8])
     ap.add_argument("--hash", type=int, default=16)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--movetime", type=int, default=0,
+                    help="time `go movetime MS` searches instead (go->bestmove minus MS)")
     args = ap.parse_args()
     with open(args.openings) as f:
         openings = [" ".join(l.split()[:4]) + " 0 1" for l in f if l.strip()]
@@ -144,7 +167,8 @@ def main():
     all_stops, all_readies, all_faults = [], [], []
     for threads in args.threads:
         stops, readies, faults = run(args, threads, openings, rng)
-        print("Threads=%d  %s" % (threads, describe("stop->bestmove", stops)))
+        name = "bestmove past movetime" if args.movetime else "stop->bestmove"
+        print("Threads=%d  %s" % (threads, describe(name, stops)))
         print("Threads=%d  %s" % (threads, describe("isready->readyok during search", readies)))
         for fault in faults:
             print("FAULT (Threads=%d): %s" % (threads, fault))

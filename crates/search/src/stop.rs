@@ -10,8 +10,15 @@
 //! | the stop flag (`stop`, `quit`, another thread reached a limit) | every node | every thread |
 //! | `go nodes N`, one thread | every node (exact: at most N nodes) | the main thread |
 //! | `go nodes N`, several threads: the total of all threads | every [`CHECK_INTERVAL`] nodes | every thread |
-//! | the clock's hard limit (not while pondering) | every [`CHECK_INTERVAL`] nodes | the main thread |
+//! | the clock's hard limit (not while pondering) | every [`CHECK_INTERVAL`] nodes | every thread |
 //! | the clock's soft limit, `go mate`, the soft node limit | after each iteration | the main thread |
+//!
+//! Only the main thread keeps the clock, but it publishes the hard limit's deadline
+//! ([`Signals::deadline_passed`]) and every helper reads it too: with more threads
+//! than cores the main thread runs only now and then (with 64 threads on two cores
+//! it waits tens of milliseconds for each time slice), and the first thread to run
+//! after the deadline stops them all. The other threads then unwind at once, so the main thread runs
+//! soon after to announce the move.
 //!
 //! A limit that is reached raises the stop flag, so every thread unwinds. The
 //! best move is still held back while `go infinite` or `go ponder` holds: only
@@ -47,7 +54,15 @@ pub(crate) struct Signals {
     /// The main thread waits out a hold on `released`; `stop` and `ponderhit` wake it.
     lock: Mutex<()>,
     released: Condvar,
+    /// The hard limit of the running search, in nanoseconds after `origin`
+    /// ([`NO_DEADLINE`] when there is none): written by the main thread, read by all.
+    deadline: AtomicU64,
+    /// The instant deadlines are counted from.
+    origin: Instant,
 }
+
+/// [`Signals::deadline`] when the search has no hard limit (or is pondering).
+const NO_DEADLINE: u64 = u64::MAX;
 
 impl Signals {
     /// No search: not stopped, not held.
@@ -58,12 +73,15 @@ impl Signals {
             ponderhit: AtomicBool::new(false),
             lock: Mutex::new(()),
             released: Condvar::new(),
+            deadline: AtomicU64::new(NO_DEADLINE),
+            origin: Instant::now(),
         }
     }
 
     /// Before a search (the pool is idle): clears the stop flag and any old
     /// `ponderhit`; `hold` for `go infinite` and `go ponder`.
     pub fn arm(&self, hold: bool) {
+        self.deadline.store(NO_DEADLINE, Ordering::SeqCst);
         self.stop.store(false, Ordering::SeqCst);
         self.ponderhit.store(false, Ordering::SeqCst);
         self.hold.store(hold, Ordering::SeqCst);
@@ -92,6 +110,21 @@ impl Signals {
     #[inline(always)]
     pub fn is_stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
+    }
+
+    /// Publishes the hard limit of the running search (`None`: no limit).
+    fn set_deadline(&self, deadline: Option<Instant>) {
+        let nanos = deadline.map_or(NO_DEADLINE, |d| {
+            let nanos = d.saturating_duration_since(self.origin).as_nanos();
+            u64::try_from(nanos).unwrap_or(NO_DEADLINE - 1)
+        });
+        self.deadline.store(nanos, Ordering::Relaxed);
+    }
+
+    /// Whether the published hard limit has passed.
+    pub fn deadline_passed(&self) -> bool {
+        let deadline = self.deadline.load(Ordering::Relaxed);
+        deadline != NO_DEADLINE && self.origin.elapsed().as_nanos() >= u128::from(deadline)
     }
 
     /// Whether the search must not end on its own.
@@ -174,6 +207,12 @@ impl<'a> StopCheck<'a> {
         clock: Option<TimeManager>,
     ) -> StopCheck<'a> {
         let alone = counters.len() == 1;
+        // While pondering the clock does not run: the deadline follows `ponderhit`.
+        if let Some(clock) = &clock
+            && !(limits.ponder && signals.is_held())
+        {
+            signals.set_deadline(clock.hard_deadline());
+        }
         StopCheck {
             signals,
             counters,
@@ -215,8 +254,9 @@ impl<'a> StopCheck<'a> {
         false
     }
 
-    /// The limits checked every [`CHECK_INTERVAL`] nodes: the clock (main thread)
-    /// and the total node count (several threads).
+    /// The limits checked every [`CHECK_INTERVAL`] nodes: the clock (the main thread's
+    /// own, the deadline it published for the others) and the total node count
+    /// (several threads).
     fn periodic_limit_reached(&self) -> bool {
         if let Some(view) = &self.cluster
             && let Some(tt) = view.poll_into
@@ -231,11 +271,14 @@ impl<'a> StopCheck<'a> {
                 let mut restarted = clock.get();
                 restarted.restart(Instant::now());
                 clock.set(restarted);
+                self.signals.set_deadline(restarted.hard_deadline());
             }
             // While pondering the clock does not run: only `ponderhit` starts it.
             if !(self.limits.ponder && self.signals.is_held()) && clock.get().hard_expired() {
                 return true;
             }
+        } else if self.signals.deadline_passed() {
+            return true;
         }
         self.total_node_limit.is_some_and(|n| self.total_nodes() >= n)
     }
@@ -328,6 +371,58 @@ mod tests {
         // Without the hold (as after `ponderhit`) the expired clock stops the search.
         signals.arm(false);
         assert_eq!(run(&check, 4 * CHECK_INTERVAL), CHECK_INTERVAL);
+    }
+
+    /// The main thread's clock for `limits`, started now.
+    fn clock_of(limits: &SearchLimits) -> TimeManager {
+        TimeManager::new(limits, Color::White, Duration::ZERO, Instant::now())
+    }
+
+    #[test]
+    fn a_helper_stops_on_the_deadline_while_the_main_thread_does_not_run() {
+        let signals = Signals::new();
+        let counters = counters(2);
+        let limits =
+            SearchLimits { move_time: Some(Duration::from_millis(1)), ..SearchLimits::default() };
+        signals.arm(false);
+        // The main thread sets out (publishing its deadline) and then gets no CPU.
+        let _main = StopCheck::new(&signals, &counters, 0, &limits, Some(clock_of(&limits)));
+        let helper = StopCheck::new(&signals, &counters, 1, &limits, None);
+        std::thread::sleep(Duration::from_millis(5));
+        assert_eq!(
+            run(&helper, 4 * CHECK_INTERVAL),
+            CHECK_INTERVAL,
+            "the helper ran past the hard limit"
+        );
+        assert!(signals.is_stopped());
+        // The next search starts with no deadline until its main thread publishes one.
+        signals.arm(false);
+        assert!(!signals.deadline_passed(), "a deadline outlived its search");
+        let infinite = SearchLimits { infinite: true, ..SearchLimits::default() };
+        let _main = StopCheck::new(&signals, &counters, 0, &infinite, Some(clock_of(&infinite)));
+        assert_eq!(run(&helper, 4 * CHECK_INTERVAL), 4 * CHECK_INTERVAL, "stopped with no limit");
+    }
+
+    #[test]
+    fn a_helper_does_not_stop_on_the_clock_while_pondering_but_does_after_ponderhit() {
+        let signals = Signals::new();
+        let counters = counters(2);
+        let limits = SearchLimits {
+            move_time: Some(Duration::from_millis(1)),
+            ponder: true,
+            ..SearchLimits::default()
+        };
+        signals.arm(true);
+        let main = StopCheck::new(&signals, &counters, 0, &limits, Some(clock_of(&limits)));
+        let helper = StopCheck::new(&signals, &counters, 1, &limits, None);
+        std::thread::sleep(Duration::from_millis(5));
+        assert_eq!(run(&helper, 4 * CHECK_INTERVAL), 4 * CHECK_INTERVAL, "stopped while pondering");
+        // `ponderhit`: the main thread restarts its clock at its next check and
+        // publishes the new deadline, which the helper then obeys.
+        signals.ponderhit();
+        assert_eq!(run(&main, CHECK_INTERVAL), CHECK_INTERVAL);
+        std::thread::sleep(Duration::from_millis(5));
+        assert_eq!(run(&helper, 4 * CHECK_INTERVAL), CHECK_INTERVAL, "no stop after ponderhit");
     }
 
     #[test]

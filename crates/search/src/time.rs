@@ -59,6 +59,11 @@ impl TimeManager {
         self.start.elapsed()
     }
 
+    /// When the hard limit passes (`None`: no limit).
+    pub fn hard_deadline(&self) -> Option<Instant> {
+        self.hard.map(|h| self.start + h)
+    }
+
     /// Whether the hard limit has passed.
     pub fn hard_expired(&self) -> bool {
         self.hard.is_some_and(|h| self.elapsed() >= h)
