@@ -11,9 +11,11 @@ fn bestmove_count(lines: &[String]) -> usize {
 }
 
 /// Rapid `go`/`stop` cycles: every `go` gets exactly one `bestmove`, never a hang.
-fn go_stop_cycles(threads: usize, cycles: usize) {
+/// `features` is a `SearchFeatures` value.
+fn go_stop_cycles(threads: usize, cycles: usize, features: &str) {
     let mut e = Engine::start();
     e.send(&format!("setoption name Threads value {threads}"));
+    e.send(&format!("setoption name SearchFeatures value {features}"));
     e.send("setoption name Hash value 8");
     let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
     e.send(&format!("position fen {fen}"));
@@ -37,12 +39,19 @@ fn go_stop_cycles(threads: usize, cycles: usize) {
 
 #[test]
 fn thousand_go_stop_cycles_with_8_threads() {
-    go_stop_cycles(8, 1000);
+    go_stop_cycles(8, 1000, "default");
 }
 
 #[test]
 fn go_stop_cycles_with_64_threads() {
-    go_stop_cycles(64, 200);
+    go_stop_cycles(64, 200, "default");
+}
+
+/// Helpers stopped mid-iteration (all the time here) vote with their unfinished
+/// lines: the move played is still legal and announced once.
+#[test]
+fn go_stop_cycles_with_helpers_voting_unfinished_lines() {
+    go_stop_cycles(8, 300, "+helperpartial");
 }
 
 #[test]

@@ -12,6 +12,7 @@ use crate::stop::{ClusterView, StopCheck};
 use crate::tablebase::Tablebase;
 use crate::time::{IterationTimes, Stability, TimeManager, fail_low_scale, node_share_scale};
 use crate::worker::{SearchContext, Share, Worker};
+use board::Move;
 use std::sync::Arc;
 use std::time::Instant;
 use tt::{Bound, TranspositionTable};
@@ -142,18 +143,10 @@ fn deepen(
             // (searched in full, or failing high) is better informed than the
             // last completed iteration, so it becomes the answer (reported by
             // the final `info` line, as a lower bound).
-            if let Some(p) = worker.partial_root()
-                && reports.lines == 1
-                && depth > 1
-                && stability.best() != Some(p.best)
+            if reports.lines == 1
+                && let Some(line) = unfinished_line(worker, depth, stability.best())
             {
-                let pv = worker.root_pv();
-                let pv = if pv.first() == Some(&p.best) {
-                    pv.to_vec()
-                } else {
-                    std::iter::once(p.best).chain(p.ponder).collect()
-                };
-                shared.publish(0, ThreadResult { depth, score: p.score, bound: Bound::Lower, pv });
+                shared.publish(0, line);
             }
             break;
         };
@@ -183,6 +176,23 @@ fn deepen(
             break;
         }
     }
+}
+
+/// After iteration `depth` was cut short: the line of the root move that beat
+/// `last_best` (the move of the last completed iteration) in it, searched in full
+/// or failing high, as a lower bound. `None` when no move did, or at depth 1.
+fn unfinished_line(worker: &Worker, depth: i32, last_best: Option<Move>) -> Option<ThreadResult> {
+    let p = worker.partial_root()?;
+    if depth <= 1 || last_best == Some(p.best) {
+        return None;
+    }
+    let pv = worker.root_pv();
+    let pv = if pv.first() == Some(&p.best) {
+        pv.to_vec()
+    } else {
+        std::iter::once(p.best).chain(p.ponder).collect()
+    };
+    Some(ThreadResult { depth, score: p.score, bound: Bound::Lower, pv })
 }
 
 /// Chooses the line played among the threads' results (and in a cluster, the
@@ -260,13 +270,23 @@ pub(crate) fn helper_search(shared: &Shared, worker: &mut Worker, job: &SearchJo
     let max_depth = job.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
     let mut score = 0;
     let mut depth = 1;
+    let mut published = None;
     while depth <= MAX_DEPTH && !shared.signals.is_stopped() {
         score = worker.aspiration(&ctx, depth, score, |_, _, _| {});
         if worker.was_stopped() {
+            // Cut short after a root move beat the last completed line: with
+            // `helperpartial` that move votes, counted as the iteration before.
+            if job.features.helper_partial
+                && depth <= max_depth
+                && let Some(line) = unfinished_line(worker, depth, published)
+            {
+                shared.publish(id, line);
+            }
             break;
         }
         if depth <= max_depth {
             let pv = worker.root_pv().to_vec();
+            published = pv.first().copied();
             shared.publish(id, ThreadResult { depth, score, bound: Bound::Exact, pv });
         }
         depth += if job.features.helper_skip && skips_next_depth(lane, depth) { 2 } else { 1 };

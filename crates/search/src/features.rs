@@ -79,6 +79,10 @@ features! {
     improving = "improving" on,
     /// Time management by the best move's share of nodes and by fail lows.
     time_nodes = "tmnodes" on,
+    /// Lazy SMP: a helper whose iteration is cut short, after a root move beat
+    /// its last completed line (a fail high counts), lets that move vote too,
+    /// as the main thread's own unfinished iteration does.
+    helper_partial = "helperpartial" off,
 }
 
 impl Features {
