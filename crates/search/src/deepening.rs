@@ -113,9 +113,10 @@ pub(crate) fn main_search(shared: &Shared, worker: &mut Worker, job: &SearchJob)
 /// when the root is in the tables.
 fn prepare(shared: &Shared, worker: &mut Worker, job: &SearchJob, tb: &Tablebase) {
     let network = shared.network_for(worker.numa_node);
+    let correction = job.features.shared_correction.then_some(&shared.correction);
     match tb.root() {
-        Some(root) => worker.prepare(&job.position, &root.moves(), network),
-        None => worker.prepare(&job.position, &job.limits.search_moves, network),
+        Some(root) => worker.prepare(&job.position, &root.moves(), network, correction),
+        None => worker.prepare(&job.position, &job.limits.search_moves, network, correction),
     }
 }
 

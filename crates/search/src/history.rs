@@ -1,6 +1,6 @@
 //! Statistics learned during the search: butterfly, continuation and capture
-//! history, killers and counter-moves (move ordering, pruning, reductions), and
-//! correction history (what searches found about the static evaluation).
+//! history, killers and counter-moves (move ordering, pruning, reductions).
+//! Correction history has a module of its own (`correction.rs`): it may be shared.
 
 use board::{Board, Color, Move, Piece, Square};
 
@@ -54,13 +54,6 @@ pub fn victim_slot(board: &Board, mv: Move) -> usize {
     }
 }
 
-/// Entries of each correction-history table (a power of two).
-const CORRECTION_SIZE: usize = 16_384;
-/// Correction entries are kept in 1/`CORRECTION_GRAIN` centipawns.
-const CORRECTION_GRAIN: i32 = 256;
-/// The largest correction an entry holds, in centipawns.
-const CORRECTION_MAX: i32 = 64;
-
 /// All the search's learned tables, owned by one search thread.
 pub struct Histories {
     butterfly: Vec<[[i16; 64]; 64]>,
@@ -68,10 +61,6 @@ pub struct Histories {
     /// `[moving piece and destination][captured piece]`.
     capture: Vec<[i16; 7]>,
     counters: Vec<Move>,
-    /// `[side to move][pawn key]`: search score minus static eval, in 1/GRAIN cp.
-    pawn_correction: Vec<[i16; CORRECTION_SIZE]>,
-    /// `[side to move][material key]`, likewise.
-    material_correction: Vec<[i16; CORRECTION_SIZE]>,
     /// Two killer moves per ply.
     pub killers: Vec<[Move; 2]>,
 }
@@ -83,29 +72,9 @@ impl Default for Histories {
             continuation: vec![0; PIECE_TO * PIECE_TO],
             capture: vec![[0; 7]; PIECE_TO],
             counters: vec![Move::NULL; PIECE_TO],
-            pawn_correction: vec![[0; CORRECTION_SIZE]; 2],
-            material_correction: vec![[0; CORRECTION_SIZE]; 2],
             killers: vec![[Move::NULL; 2]; crate::params::MAX_SEARCH_PLY + 2],
         }
     }
-}
-
-/// The slot of `board` in a correction table keyed by `key`.
-#[inline(always)]
-fn correction_slot(key: u64) -> usize {
-    (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - CORRECTION_SIZE.trailing_zeros())) as usize
-}
-
-/// A key of the material on the board (the count of each colour's pieces).
-#[inline(always)]
-fn material_key(board: &Board) -> u64 {
-    let mut key = 0u64;
-    for color in Color::ALL {
-        for piece in [Piece::Pawn, Piece::Knight, Piece::Bishop, Piece::Rook, Piece::Queen] {
-            key = key * 17 + u64::from(board.count(color, piece));
-        }
-    }
-    key
 }
 
 impl Histories {
@@ -149,36 +118,6 @@ impl Histories {
             if best.is_none_or(|(b, _)| b != mv) {
                 gravity(&mut self.capture[pt.0 as usize][victim_slot(board, mv)], -bonus);
             }
-        }
-    }
-
-    /// The correction of `board`'s static evaluation, in centipawns: what
-    /// searches of positions with the same pawns and the same material found,
-    /// on average, beyond their static evaluation.
-    #[inline(always)]
-    pub fn correction(&self, board: &Board) -> i32 {
-        let us = board.side_to_move() as usize;
-        let pawn = self.pawn_correction[us][correction_slot(board.pawn_key())] as i32;
-        let material = self.material_correction[us][correction_slot(material_key(board))] as i32;
-        (pawn + material) / (2 * CORRECTION_GRAIN)
-    }
-
-    /// Moves the corrections of `board` towards `difference` (search score
-    /// minus corrected static eval, centipawns), more for deeper searches.
-    pub fn update_correction(&mut self, board: &Board, difference: i32, depth: i32) {
-        let us = board.side_to_move() as usize;
-        let weight = (depth + 1).min(16);
-        let target = difference.clamp(-CORRECTION_MAX, CORRECTION_MAX) * CORRECTION_GRAIN;
-        let limit = CORRECTION_MAX * CORRECTION_GRAIN;
-        let slots = [
-            &mut self.pawn_correction[us][correction_slot(board.pawn_key())],
-            &mut self.material_correction[us][correction_slot(material_key(board))],
-        ];
-        for entry in slots {
-            let e = *entry as i32;
-            // An exponential moving average: weight/256 of the way towards the target.
-            let updated = (e * (256 - weight) + target * weight) / 256;
-            *entry = updated.clamp(-limit, limit) as i16;
         }
     }
 
@@ -239,27 +178,6 @@ impl Histories {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn corrections_move_towards_what_searches_found() {
-        let mut h = Histories::default();
-        let board = Board::startpos();
-        assert_eq!(h.correction(&board), 0);
-        for _ in 0..200 {
-            h.update_correction(&board, 40, 10);
-        }
-        let c = h.correction(&board);
-        assert!((38..=40).contains(&c), "{c}");
-        // Bounded: a huge difference saturates at the limit.
-        for _ in 0..500 {
-            h.update_correction(&board, -5000, 20);
-        }
-        assert!(h.correction(&board) <= -CORRECTION_MAX + 1);
-        // The other side to move has its own entries.
-        let other = Board::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1")
-            .expect("valid FEN");
-        assert_eq!(h.correction(&other), 0);
-    }
 
     #[test]
     fn capture_history_rewards_the_cutoff_and_punishes_the_rest() {

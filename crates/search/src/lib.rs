@@ -12,6 +12,7 @@
 
 mod choice;
 mod cluster;
+mod correction;
 mod deepening;
 mod features;
 mod history;

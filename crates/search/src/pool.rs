@@ -22,6 +22,7 @@
 
 use crate::choice::{BestMoveChoice, ThreadResult};
 use crate::cluster::{Alone, Cluster};
+use crate::correction::CorrectionHistory;
 use crate::deepening::{follower_search, helper_search, main_search};
 use crate::limits::SearchLimits;
 use crate::numa::NumaPolicy;
@@ -172,6 +173,9 @@ pub(crate) struct Shared {
     cluster: Mutex<Arc<dyn Cluster>>,
     /// The other ranks' nodes in the current search, as last heard (in a cluster).
     pub remote_nodes: CachePadded<AtomicU64>,
+    /// The correction history the threads share under feature `sharedcorr`
+    /// (otherwise each thread keeps its own).
+    pub correction: Arc<CorrectionHistory>,
 }
 
 impl Shared {
@@ -266,6 +270,7 @@ impl ThreadPool {
             last_outcome: Mutex::new(None),
             cluster: Mutex::new(Arc::new(Alone)),
             remote_nodes: CachePadded::new(AtomicU64::new(0)),
+            correction: Arc::default(),
         });
         let handles = spawn(&shared, threads.max(1))?;
         let mut pool = ThreadPool { shared, handles: Vec::new() };
@@ -363,6 +368,7 @@ impl ThreadPool {
         self.stop();
         self.wait_idle();
         self.shared.tt.write().clear();
+        self.shared.correction.clear();
         let mut c = self.shared.control.lock();
         c.issue(Command::ClearHistories, self.handles.len());
         self.shared.wake.notify_all();
@@ -623,6 +629,23 @@ mod tests {
                 assert!(matches!(c.take(s), Some(Command::Search(_))));
             }
         }
+    }
+
+    #[test]
+    fn the_threads_share_the_correction_history_only_under_sharedcorr() {
+        let mut pool = ThreadPool::new(2, 1, Arc::new(crate::Silent));
+        let search = |pool: &ThreadPool, features: &str| {
+            let limits = SearchLimits { depth: Some(8), ..SearchLimits::default() };
+            let features = crate::Features::parse(features).expect("known features");
+            let job = SearchJob { limits, features, ..(*job()).clone() };
+            assert!(pool.search_sync(job).is_some_and(|o| o.best.is_some()));
+        };
+        search(&pool, "default");
+        assert!(pool.shared.correction.is_empty(), "the threads wrote the shared table");
+        search(&pool, "+sharedcorr");
+        assert!(!pool.shared.correction.is_empty(), "the threads did not write the shared table");
+        pool.clear();
+        assert!(pool.shared.correction.is_empty(), "ucinewgame kept the shared corrections");
     }
 
     #[test]

@@ -20,6 +20,7 @@ mod qsearch;
 mod search;
 mod table;
 
+use crate::correction::CorrectionHistory;
 use crate::history::{Histories, PieceTo};
 use crate::params::MAX_SEARCH_PLY;
 use crate::stop::StopCheck;
@@ -85,6 +86,10 @@ pub struct Worker {
     /// Changed only through `make_move`, `make_null` and `unmake_move` (and `prepare`).
     position: Position,
     histories: Box<Histories>,
+    /// The correction history in use: this thread's own, or the pool's shared one.
+    correction: Arc<CorrectionHistory>,
+    /// This thread's own correction history.
+    own_correction: Arc<CorrectionHistory>,
     /// The evaluation network.
     network: Arc<Network>,
     /// The network's accumulators along the current line: `[0]` is the root's,
@@ -138,9 +143,12 @@ impl Worker {
     pub fn new(network: Arc<Network>) -> Worker {
         let position = Position::new(Board::startpos());
         let root = Accumulator::new(&network, position.board());
+        let own_correction = Arc::<CorrectionHistory>::default();
         Worker {
             position,
             histories: Box::default(),
+            correction: Arc::clone(&own_correction),
+            own_correction,
             network,
             accumulators: vec![root; MAX_SEARCH_PLY + 8].into_boxed_slice(),
             accumulators_len: 1,
@@ -161,16 +169,25 @@ impl Worker {
         }
     }
 
-    /// Forgets learned move ordering (for `ucinewgame`).
+    /// Forgets learned move ordering and its own corrections (for `ucinewgame`).
     pub fn clear(&mut self) {
         self.histories.clear();
+        self.own_correction.clear();
     }
 
     /// Prepares a new search from `position`, restricted to `search_moves` if not
-    /// empty, evaluating with `network`.
-    pub fn prepare(&mut self, position: &Position, search_moves: &[Move], network: Arc<Network>) {
+    /// empty, evaluating with `network`, correcting evaluations with `shared_correction`
+    /// (`None`: with this thread's own correction history).
+    pub fn prepare(
+        &mut self,
+        position: &Position,
+        search_moves: &[Move],
+        network: Arc<Network>,
+        shared_correction: Option<&Arc<CorrectionHistory>>,
+    ) {
         self.position = position.clone();
         self.network = network;
+        self.correction = Arc::clone(shared_correction.unwrap_or(&self.own_correction));
         self.accumulators[0] = Accumulator::new(&self.network, position.board());
         self.accumulators_len = 1;
         self.nodes = 0;
@@ -286,7 +303,7 @@ impl Worker {
         if !ctx.features.correction {
             return raw;
         }
-        (raw + self.histories.correction(self.board()))
+        (raw + self.correction.correction(self.board()))
             .clamp(-DECISIVE_BOUND + 1, DECISIVE_BOUND - 1)
     }
 

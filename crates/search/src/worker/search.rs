@@ -592,7 +592,7 @@ impl Worker {
             && !(bound == Bound::Lower && best_score <= static_eval)
             && !(bound == Bound::Upper && best_score >= static_eval)
         {
-            self.histories.update_correction(&board, best_score - static_eval, node.depth);
+            self.correction.update(&board, best_score - static_eval, node.depth);
         }
     }
 
