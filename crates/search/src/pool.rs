@@ -29,6 +29,7 @@ use crate::numa::NumaPolicy;
 use crate::report::{Reporter, SearchOutcome};
 use crate::stop::Signals;
 use crate::tablebase::{Tablebase, TablebaseOptions};
+use crate::time::TimeManager;
 use crate::worker::Worker;
 use board::Position;
 use crossbeam_utils::CachePadded;
@@ -314,7 +315,15 @@ impl ThreadPool {
     pub fn start(&self, job: SearchJob) {
         self.stop();
         self.wait_idle();
-        self.shared.signals.arm(job.limits.infinite || job.limits.ponder);
+        // The hard limit's deadline is published before any thread runs, so that
+        // every thread can stop the search on time however they are scheduled
+        // (crate::stop). None while pondering (`ponderhit` sets it), and none on
+        // the ranks that follow a cluster's leader (the leader's stop ends theirs).
+        let us = job.position.board().side_to_move();
+        let deadline = (!job.limits.ponder && self.shared.cluster().rank() == 0)
+            .then(|| TimeManager::new(&job.limits, us, job.move_overhead, job.start))
+            .and_then(|clock| clock.hard_deadline());
+        self.shared.signals.arm(job.limits.infinite || job.limits.ponder, deadline);
         for c in self.shared.counters.read().iter() {
             c.store(0, Ordering::Relaxed);
         }

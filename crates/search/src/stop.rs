@@ -13,8 +13,9 @@
 //! | the clock's hard limit (not while pondering) | every [`CHECK_INTERVAL`] nodes | every thread |
 //! | the clock's soft limit, `go mate`, the soft node limit | after each iteration | the main thread |
 //!
-//! Only the main thread keeps the clock, but it publishes the hard limit's deadline
-//! ([`Signals::deadline_passed`]) and every helper reads it too: with more threads
+//! Only the main thread keeps the clock, but the hard limit's deadline is published
+//! before the threads start ([`Signals::arm`]; after `ponderhit` the main thread
+//! publishes the new one) and every helper reads it too: with more threads
 //! than cores the main thread runs only now and then (with 64 threads on two cores
 //! it waits tens of milliseconds for each time slice), and the first thread to run
 //! after the deadline stops them all. The other threads then unwind at once, so the main thread runs
@@ -79,9 +80,10 @@ impl Signals {
     }
 
     /// Before a search (the pool is idle): clears the stop flag and any old
-    /// `ponderhit`; `hold` for `go infinite` and `go ponder`.
-    pub fn arm(&self, hold: bool) {
-        self.deadline.store(NO_DEADLINE, Ordering::SeqCst);
+    /// `ponderhit`; `hold` for `go infinite` and `go ponder`; `deadline` is the
+    /// search's hard limit (`None`: none, or not yet: pondering).
+    pub fn arm(&self, hold: bool, deadline: Option<Instant>) {
+        self.set_deadline(deadline);
         self.stop.store(false, Ordering::SeqCst);
         self.ponderhit.store(false, Ordering::SeqCst);
         self.hold.store(hold, Ordering::SeqCst);
@@ -207,12 +209,6 @@ impl<'a> StopCheck<'a> {
         clock: Option<TimeManager>,
     ) -> StopCheck<'a> {
         let alone = counters.len() == 1;
-        // While pondering the clock does not run: the deadline follows `ponderhit`.
-        if let Some(clock) = &clock
-            && !(limits.ponder && signals.is_held())
-        {
-            signals.set_deadline(clock.hard_deadline());
-        }
         StopCheck {
             signals,
             counters,
@@ -365,11 +361,11 @@ mod tests {
         let clock = TimeManager::new(&limits, Color::White, Duration::ZERO, Instant::now());
         std::thread::sleep(Duration::from_millis(5));
         assert!(clock.hard_expired());
-        signals.arm(true);
+        signals.arm(true, None);
         let check = StopCheck::new(&signals, &counters, 0, &limits, Some(clock));
         assert_eq!(run(&check, 4 * CHECK_INTERVAL), 4 * CHECK_INTERVAL, "stopped while pondering");
         // Without the hold (as after `ponderhit`) the expired clock stops the search.
-        signals.arm(false);
+        signals.arm(false, None);
         assert_eq!(run(&check, 4 * CHECK_INTERVAL), CHECK_INTERVAL);
     }
 
@@ -384,9 +380,8 @@ mod tests {
         let counters = counters(2);
         let limits =
             SearchLimits { move_time: Some(Duration::from_millis(1)), ..SearchLimits::default() };
-        signals.arm(false);
-        // The main thread sets out (publishing its deadline) and then gets no CPU.
-        let _main = StopCheck::new(&signals, &counters, 0, &limits, Some(clock_of(&limits)));
+        // The main thread gets no CPU at all: the deadline was published before.
+        signals.arm(false, clock_of(&limits).hard_deadline());
         let helper = StopCheck::new(&signals, &counters, 1, &limits, None);
         std::thread::sleep(Duration::from_millis(5));
         assert_eq!(
@@ -395,11 +390,9 @@ mod tests {
             "the helper ran past the hard limit"
         );
         assert!(signals.is_stopped());
-        // The next search starts with no deadline until its main thread publishes one.
-        signals.arm(false);
+        // The next search, with no limit, has no deadline.
+        signals.arm(false, None);
         assert!(!signals.deadline_passed(), "a deadline outlived its search");
-        let infinite = SearchLimits { infinite: true, ..SearchLimits::default() };
-        let _main = StopCheck::new(&signals, &counters, 0, &infinite, Some(clock_of(&infinite)));
         assert_eq!(run(&helper, 4 * CHECK_INTERVAL), 4 * CHECK_INTERVAL, "stopped with no limit");
     }
 
@@ -412,7 +405,7 @@ mod tests {
             ponder: true,
             ..SearchLimits::default()
         };
-        signals.arm(true);
+        signals.arm(true, None);
         let main = StopCheck::new(&signals, &counters, 0, &limits, Some(clock_of(&limits)));
         let helper = StopCheck::new(&signals, &counters, 1, &limits, None);
         std::thread::sleep(Duration::from_millis(5));
@@ -428,14 +421,14 @@ mod tests {
     #[test]
     fn a_limit_stops_the_threads_but_not_the_hold() {
         let signals = Signals::new();
-        signals.arm(true);
+        signals.arm(true, None);
         signals.raise_stop();
         assert!(signals.is_stopped());
         assert!(signals.is_held(), "a reached limit released `go infinite`/`go ponder`");
         signals.ponderhit();
         signals.wait_for_release();
         assert!(!signals.is_held());
-        signals.arm(true);
+        signals.arm(true, None);
         signals.stop();
         signals.wait_for_release();
         assert!(!signals.is_held() && signals.is_stopped());
@@ -445,7 +438,7 @@ mod tests {
     fn a_waiting_thread_is_woken_by_stop_and_by_ponderhit_and_only_by_them() {
         for by_stop in [true, false] {
             let signals = std::sync::Arc::new(Signals::new());
-            signals.arm(true);
+            signals.arm(true, None);
             let (done, returned) = std::sync::mpsc::channel();
             // Not a scoped thread: if the waiter is never woken, the test fails
             // instead of hanging on the join.
