@@ -4,8 +4,9 @@
 //! park on a condition variable between searches. For each `go` every thread
 //! searches the same root with its own [`Worker`]; they share the
 //! transposition table, one stop flag and per-thread node counters in
-//! cache-padded atomics. Thread 0 is the main thread: it alone watches the
-//! clock, reports, stops the helpers and announces the best move.
+//! cache-padded atomics. Thread 0 is the main thread: it keeps the clock (the
+//! others read only the hard limit's deadline, published when the search
+//! starts), reports, stops the helpers and announces the best move.
 //!
 //! Locks are taken only between searches and once per completed iteration
 //! (to publish a thread's result), never inside the search itself. The table
