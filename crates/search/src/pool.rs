@@ -210,7 +210,7 @@ impl Shared {
         match &copies[node] {
             Some(copy) if Arc::ptr_eq(&copy.source, &source) => Arc::clone(&copy.copy),
             _ => {
-                let copy = Arc::new(eval::nnue::Network::clone(&source));
+                let copy: Arc<eval::nnue::Network> = Arc::from(source.boxed_copy());
                 copies[node] = Some(NodeNetwork { source, copy: Arc::clone(&copy) });
                 copy
             }
@@ -670,7 +670,7 @@ mod tests {
         assert!(!Arc::ptr_eq(&node0, &node1) && !Arc::ptr_eq(&node0, &source));
         assert!(*node0 == *source && *node1 == *source);
         // A new network: the nodes copy it, not the old one.
-        pool.set_network(Arc::new(eval::nnue::EMBEDDED.clone()));
+        pool.set_network(Arc::from(eval::nnue::EMBEDDED.boxed_copy()));
         let fresh = shared.network_for(Some(0));
         assert!(!Arc::ptr_eq(&fresh, &node0));
         assert!(Arc::ptr_eq(&fresh, &shared.network_for(Some(0))));

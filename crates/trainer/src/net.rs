@@ -12,15 +12,16 @@
 //! flat vector (see [`Layout`]), so the optimiser and the gradient reduction
 //! treat them alike.
 //!
-//! With the factoriser on, each input feature also activates one of 12 virtual
-//! features — its piece and colour, wherever it stands — whose weights `WF`
-//! every square of that piece shares: `acc += W1[f] + WF[f / 64]`. What all
-//! squares have in common (a piece's value) is then learned from every
-//! position with that piece, not square by square; at quantisation `WF` is
-//! folded into `W1`, so the engine's net is unchanged.
+//! With the factoriser on, each input feature also activates a virtual
+//! feature whose weights `WF` several features share: `acc += W1[f] +
+//! WF[virtual(f)]`. With king buckets it is the same piece on the same square
+//! in any bucket (`f % 768`), so what a piece-square means whatever the
+//! king's bucket is learned from every position, not bucket by bucket;
+//! with one bucket it is the piece and colour wherever it stands (`f / 64`).
+//! At quantisation `WF` is folded into `W1`, so the engine's net is unchanged.
 
 use crate::sample::Sample;
-use eval::nnue::INPUTS;
+use eval::nnue::{INPUTS, KING_BUCKETS, PIECE_SQUARES};
 
 /// Where each parameter block sits in the flat parameter vector.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,8 +32,16 @@ pub struct Layout {
     pub factorised: bool,
 }
 
-/// Virtual (factoriser) features: one per colour (relative) and piece.
-pub const VIRTUAL_FEATURES: usize = INPUTS / 64;
+/// Virtual (factoriser) features: one per piece-square feature with king
+/// buckets, else one per colour (relative) and piece.
+pub const VIRTUAL_FEATURES: usize =
+    if KING_BUCKETS > 1 { PIECE_SQUARES } else { PIECE_SQUARES / 64 };
+
+/// The virtual feature input feature `f` shares its factoriser weights with.
+#[inline(always)]
+pub const fn virtual_feature(f: usize) -> usize {
+    if KING_BUCKETS > 1 { f % PIECE_SQUARES } else { f / 64 }
+}
 
 impl Layout {
     /// First-layer weights: `INPUTS × hidden`, feature-major.
@@ -68,7 +77,7 @@ impl Layout {
     pub fn effective_w1(&self, params: &[f32], f: usize, j: usize) -> f32 {
         let own = params[f * self.hidden + j];
         if self.factorised {
-            own + params[self.wf().start + (f / 64) * self.hidden + j]
+            own + params[self.wf().start + virtual_feature(f) * self.hidden + j]
         } else {
             own
         }
@@ -143,9 +152,9 @@ pub fn forward(layout: Layout, params: &[f32], sample: &Sample, scratch: &mut Sc
     if layout.factorised {
         let wf = layout.wf().start;
         for i in 0..scratch.count {
-            let row = &params[wf + scratch.features_us[i] / 64 * h..][..h];
+            let row = &params[wf + virtual_feature(scratch.features_us[i]) * h..][..h];
             scratch.acc_us.iter_mut().zip(row).for_each(|(a, w)| *a += w);
-            let row = &params[wf + scratch.features_them[i] / 64 * h..][..h];
+            let row = &params[wf + virtual_feature(scratch.features_them[i]) * h..][..h];
             scratch.acc_them.iter_mut().zip(row).for_each(|(a, w)| *a += w);
         }
     }
@@ -197,9 +206,9 @@ pub fn backward(layout: Layout, params: &[f32], scratch: &Scratch, d_out: f32, g
     if layout.factorised {
         let wf = layout.wf().start;
         for i in 0..scratch.count {
-            let row = &mut grad[wf + scratch.features_us[i] / 64 * h..][..h];
+            let row = &mut grad[wf + virtual_feature(scratch.features_us[i]) * h..][..h];
             row.iter_mut().zip(&d_us[..h]).for_each(|(g, d)| *g += d);
-            let row = &mut grad[wf + scratch.features_them[i] / 64 * h..][..h];
+            let row = &mut grad[wf + virtual_feature(scratch.features_them[i]) * h..][..h];
             row.iter_mut().zip(&d_them[..h]).for_each(|(g, d)| *g += d);
         }
     }
@@ -215,7 +224,7 @@ pub fn clip_effective(layout: Layout, params: &mut [f32], limit: f32) {
     let (h, wf) = (layout.hidden, layout.wf().start);
     for f in 0..INPUTS {
         for j in 0..h {
-            let shared = params[wf + (f / 64) * h + j];
+            let shared = params[wf + virtual_feature(f) * h + j];
             let own = &mut params[f * h + j];
             *own = (*own + shared).clamp(-limit, limit) - shared;
         }
@@ -231,7 +240,7 @@ pub fn initial_params(layout: Layout, seed: u64) -> Vec<f32> {
         (2.0 * unit - 1.0) * limit
     };
     let mut params = vec![0.0; layout.len()];
-    let w1_limit = 1.0 / (INPUTS as f32).sqrt();
+    let w1_limit = 1.0 / (PIECE_SQUARES as f32).sqrt();
     params[layout.w1()].iter_mut().for_each(|w| *w = uniform(w1_limit));
     let w2_limit = 1.0 / ((2 * layout.hidden) as f32).sqrt();
     params[layout.w2()].iter_mut().for_each(|w| *w = uniform(w2_limit));
@@ -247,14 +256,15 @@ mod factoriser_tests {
         let layout = Layout { hidden: 2, factorised: true };
         let mut params = vec![0.0; layout.len()];
         params[0] = 1.5; // feature 0 (a white pawn on a1 from White's view), neuron 0
-        params[layout.wf().start] = 1.0; // the white-pawn virtual feature, neuron 0
+        params[layout.wf().start] = 1.0; // feature 0's virtual feature, neuron 0
         assert_eq!(layout.effective_w1(&params, 0, 0), 2.5);
         clip_effective(layout, &mut params, 1.98);
         assert!((layout.effective_w1(&params, 0, 0) - 1.98).abs() < 1e-6);
         assert_eq!(params[layout.wf().start], 1.0, "the shared weight is left alone");
-        // Feature 63 (pawn on h8) shares the same virtual row; feature 64 does not.
-        assert_eq!(layout.effective_w1(&params, 63, 0), 1.0);
-        assert_eq!(layout.effective_w1(&params, 64, 0), 0.0);
+        // Features that share the virtual row see its weight; others do not.
+        let (sharing, other) = if KING_BUCKETS > 1 { (PIECE_SQUARES, 1) } else { (63, 64) };
+        assert_eq!(layout.effective_w1(&params, sharing, 0), 1.0);
+        assert_eq!(layout.effective_w1(&params, other, 0), 0.0);
     }
 }
 

@@ -3,7 +3,7 @@
 
 use crate::net::{Layout, Scratch, forward};
 use crate::sample::Sample;
-use eval::nnue::{Accumulator, HIDDEN, INPUTS, Network, QA, QB, SCALE};
+use eval::nnue::{Accumulator, HIDDEN, Network, QA, QB, SCALE};
 
 /// The engine's network from float parameters of a net with `HIDDEN` neurons.
 pub fn quantise(layout: Layout, params: &[f32]) -> Result<Box<Network>, String> {
@@ -14,12 +14,7 @@ pub fn quantise(layout: Layout, params: &[f32]) -> Result<Box<Network>, String> 
         ));
     }
     let q = |w: f32, factor: i32| (w * factor as f32).round().clamp(-32767.0, 32767.0) as i16;
-    let mut net = Box::new(Network {
-        feature_weights: [[0; HIDDEN]; INPUTS],
-        feature_biases: [0; HIDDEN],
-        output_weights: [[0; HIDDEN]; 2],
-        output_bias: 0,
-    });
+    let mut net = Network::zeroed();
     for (f, row) in net.feature_weights.iter_mut().enumerate() {
         for (j, w) in row.iter_mut().enumerate() {
             *w = q(layout.effective_w1(params, f, j), QA);

@@ -1,7 +1,7 @@
 //! `Sample`: one training position in 32 bytes, with its labels.
 
 use board::{Board, Color, Piece, Square};
-use eval::nnue::feature_index;
+use eval::nnue::{feature_index, view};
 
 /// A position with its search score and game result, both from the side to
 /// move's point of view.
@@ -118,8 +118,19 @@ impl Sample {
     #[inline]
     pub fn for_each_feature(&self, mut f: impl FnMut(usize, usize)) {
         let stm = self.side_to_move();
+        let mut kings = [Square::A1; 2];
         for (sq, color, piece) in self.pieces() {
-            f(feature_index(stm, color, piece, sq), feature_index(!stm, color, piece, sq));
+            if piece == Piece::King {
+                kings[color as usize] = sq;
+            }
+        }
+        let ours = view(stm, kings[stm as usize]);
+        let theirs = view(!stm, kings[!stm as usize]);
+        for (sq, color, piece) in self.pieces() {
+            f(
+                feature_index(stm, ours, color, piece, sq),
+                feature_index(!stm, theirs, color, piece, sq),
+            );
         }
     }
 
@@ -174,8 +185,12 @@ mod tests {
         let mut expected_theirs = Vec::new();
         for sq in Square::ALL {
             if let Some(p) = board.colored_piece_on(sq) {
-                expected_ours.push(feature_index(Color::Black, p.color, p.piece, sq));
-                expected_theirs.push(feature_index(Color::White, p.color, p.piece, sq));
+                let (black, white) = (
+                    view(Color::Black, board.king(Color::Black)),
+                    view(Color::White, board.king(Color::White)),
+                );
+                expected_ours.push(feature_index(Color::Black, black, p.color, p.piece, sq));
+                expected_theirs.push(feature_index(Color::White, white, p.color, p.piece, sq));
             }
         }
         assert_eq!(ours, expected_ours);

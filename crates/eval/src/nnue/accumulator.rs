@@ -5,10 +5,12 @@
 //! arrive; a capture: the mover leaves and arrives, the victim leaves). A
 //! child's accumulator is its parent's plus the rows of the features that
 //! appear minus those that disappear — a few hundred additions, where a fresh
-//! one costs one row per piece. [`Accumulator::play`] checks in debug builds
-//! that the result equals [`Accumulator::new`] on the new board.
+//! one costs one row per piece. When a king moves to another bucket or wing
+//! its own perspective's [`View`] changes and that perspective is computed
+//! afresh instead. [`Accumulator::play`] checks in debug builds that the
+//! result equals [`Accumulator::new`] on the new board.
 
-use super::layout::{HIDDEN, feature_index};
+use super::layout::{HIDDEN, VIEWS_VARY, View, feature_index, view};
 use super::network::Network;
 use board::{Board, CastlingSide, Color, Move, MoveKind, Piece, Square};
 
@@ -25,13 +27,17 @@ pub struct Accumulator {
 /// A piece on a square: one input feature per perspective.
 type Placed = (Color, Piece, Square);
 
-/// The features a move adds and removes.
+/// The features a move adds and removes, and how each perspective sees them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MoveDelta {
     added: [Placed; 2],
     added_len: usize,
     removed: [Placed; 2],
     removed_len: usize,
+    /// Each perspective's view after the move.
+    views: [View; 2],
+    /// Whether a perspective's view changed: its accumulator is computed afresh.
+    refresh: [bool; 2],
 }
 
 impl MoveDelta {
@@ -45,11 +51,17 @@ impl MoveDelta {
     pub fn new(board: &Board, mv: Move) -> MoveDelta {
         let us = board.side_to_move();
         let (from, to) = (mv.from(), mv.to());
+        let views = [
+            view(Color::White, board.king(Color::White)),
+            view(Color::Black, board.king(Color::Black)),
+        ];
         let mut delta = MoveDelta {
             added: [Self::NONE; 2],
             added_len: 0,
             removed: [Self::NONE; 2],
             removed_len: 0,
+            views,
+            refresh: [false; 2],
         };
         match mv.kind() {
             MoveKind::Castling => {
@@ -77,7 +89,19 @@ impl MoveDelta {
                 delta.add((us, mv.promotion().unwrap_or(piece), to));
             }
         }
+        if VIEWS_VARY {
+            let added = &delta.added[..delta.added_len];
+            if let Some(&(_, _, to)) = added.iter().find(|&&(_, piece, _)| piece == Piece::King) {
+                delta.views[us as usize] = view(us, to);
+                delta.refresh[us as usize] = delta.views[us as usize] != views[us as usize];
+            }
+        }
         delta
+    }
+
+    /// Whether a perspective must be computed afresh after the move.
+    pub fn needs_refresh(&self) -> bool {
+        self.refresh[0] || self.refresh[1]
     }
 
     fn add(&mut self, placed: Placed) {
@@ -102,52 +126,58 @@ impl MoveDelta {
 impl Accumulator {
     /// The accumulator of `board`, computed from scratch.
     pub fn new(net: &Network, board: &Board) -> Accumulator {
-        let mut acc = Accumulator { values: [net.feature_biases; 2] };
-        for color in Color::ALL {
-            for piece in Piece::ALL {
-                let mut bits = board.colored_pieces(color, piece).0;
-                while bits != 0 {
-                    let sq = Square::index_const(bits.trailing_zeros() as usize);
-                    bits &= bits - 1;
-                    for perspective in Color::ALL {
-                        let row =
-                            &net.feature_weights[feature_index(perspective, color, piece, sq)];
-                        for (v, &w) in acc.values[perspective as usize].iter_mut().zip(row) {
-                            *v = v.wrapping_add(w);
-                        }
-                    }
-                }
-            }
-        }
-        acc
+        Accumulator { values: Color::ALL.map(|perspective| fresh(net, board, perspective)) }
     }
 
     /// The accumulator after `mv` (legal in `board`, whose accumulator this is).
     #[inline]
     pub fn play(&self, net: &Network, board: &Board, mv: Move) -> Accumulator {
-        let child = self.apply(net, &MoveDelta::new(board, mv));
-        #[cfg(debug_assertions)]
-        {
+        let delta = MoveDelta::new(board, mv);
+        let after = || {
             let mut after = *board;
             after.play_unchecked(mv);
-            debug_assert!(
-                child == Accumulator::new(net, &after),
-                "incremental accumulator differs from a fresh one after {mv:?} in {}",
-                board.to_fen(true)
-            );
-        }
+            after
+        };
+        let child = if delta.needs_refresh() {
+            self.apply(net, &delta, &after())
+        } else {
+            self.incremental(net, &delta, &[true; 2])
+        };
+        debug_assert!(
+            child == Accumulator::new(net, &after()),
+            "incremental accumulator differs from a fresh one after {mv:?} in {}",
+            board.to_fen(true)
+        );
         child
     }
 
-    /// The accumulator with `delta` applied.
+    /// The accumulator with `delta` applied; `child` is the board after the
+    /// move, read only by a perspective whose view changed.
     #[inline]
-    pub fn apply(&self, net: &Network, delta: &MoveDelta) -> Accumulator {
+    pub fn apply(&self, net: &Network, delta: &MoveDelta, child: &Board) -> Accumulator {
+        let mut out = self.incremental(net, delta, &delta.refresh.map(|r| !r));
+        for perspective in Color::ALL {
+            if delta.refresh[perspective as usize] {
+                out.values[perspective as usize] = fresh(net, child, perspective);
+            }
+        }
+        out
+    }
+
+    /// `delta` applied incrementally to the perspectives marked in `which`
+    /// (the others are left zero).
+    #[inline(always)]
+    fn incremental(&self, net: &Network, delta: &MoveDelta, which: &[bool; 2]) -> Accumulator {
         let mut child = Accumulator { values: [[0; HIDDEN]; 2] };
         for perspective in Color::ALL {
+            if !which[perspective as usize] {
+                continue;
+            }
+            let v = delta.views[perspective as usize];
             let rows = |list: &[Placed]| {
                 let mut out = [&net.feature_weights[0]; 2];
                 for (slot, &(color, piece, sq)) in out.iter_mut().zip(list) {
-                    *slot = &net.feature_weights[feature_index(perspective, color, piece, sq)];
+                    *slot = &net.feature_weights[feature_index(perspective, v, color, piece, sq)];
                 }
                 out
             };
@@ -164,6 +194,26 @@ impl Accumulator {
         }
         child
     }
+}
+
+/// `perspective`'s half of the accumulator of `board`, from scratch.
+fn fresh(net: &Network, board: &Board, perspective: Color) -> [i16; HIDDEN] {
+    let v = view(perspective, board.king(perspective));
+    let mut values = net.feature_biases;
+    for color in Color::ALL {
+        for piece in Piece::ALL {
+            let mut bits = board.colored_pieces(color, piece).0;
+            while bits != 0 {
+                let sq = Square::index_const(bits.trailing_zeros() as usize);
+                bits &= bits - 1;
+                let row = &net.feature_weights[feature_index(perspective, v, color, piece, sq)];
+                for (x, &w) in values.iter_mut().zip(row) {
+                    *x = x.wrapping_add(w);
+                }
+            }
+        }
+    }
+    values
 }
 
 /// `out = parent + Σ add[..A] − Σ sub[..R]`, one fused pass the compiler vectorises.
@@ -200,14 +250,14 @@ mod tests {
             return;
         }
         for &mv in board.legal_moves().as_slice() {
-            let child = acc.apply(net, &MoveDelta::new(board, mv));
             let mut next = *board;
             next.play_unchecked(mv);
+            let child = acc.apply(net, &MoveDelta::new(board, mv), &next);
             walk(net, &next, &child, depth - 1, nodes);
         }
     }
 
-    const POSITIONS: [&str; 5] = [
+    const POSITIONS: [&str; 6] = [
         board::STARTPOS_FEN,
         // Kiwipete: castling both ways, en passant, promotions nearby.
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
@@ -217,6 +267,8 @@ mod tests {
         "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
         // Chess960 castling with the rook beside the king.
         "1rk4r/8/8/8/8/8/8/1RK4R w HBhb - 0 1",
+        // Kings in the open: moves across buckets and wings.
+        "r1b5/1p3k2/8/3KP3/8/8/1P5q/7R w - - 0 1",
     ];
 
     #[test]
@@ -241,9 +293,40 @@ mod tests {
         let mut after = board;
         after.play_unchecked(capture);
         let fresh = Accumulator::new(&net, &after);
-        assert_eq!(acc.apply(&net, &MoveDelta::new(&board, capture)), fresh);
+        assert_eq!(acc.apply(&net, &MoveDelta::new(&board, capture), &after), fresh);
         let broken = MoveDelta::new(&board, capture).forget_last_removal();
-        assert_ne!(acc.apply(&net, &broken), fresh);
+        assert_ne!(acc.apply(&net, &broken, &after), fresh);
+    }
+
+    #[test]
+    fn a_king_that_changes_bucket_or_wing_is_refreshed() {
+        // King moves across the files and ranks where a layout may change
+        // bucket or wing (d1-e1 the wing, e1-e2 and e2-d3 the rank). Where the
+        // view changes, the move updated incrementally, without the refresh,
+        // gives a different accumulator (with one unmirrored bucket no view
+        // ever changes).
+        let net = random_network(11);
+        for (fen, uci) in [
+            ("4k3/8/8/8/8/8/8/3K4 w - - 0 1", "d1e1"),
+            ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", "e1e2"),
+            ("4k3/8/8/8/8/8/4K3/8 w - - 0 1", "e2d3"),
+            ("4k3/8/8/8/8/8/8/6K1 w - - 0 1", "g1h1"),
+            ("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1", "e1c1"),
+        ] {
+            let board = Board::from_fen(fen).expect("valid FEN");
+            let mv = board.parse_uci_move(uci, false).expect("legal");
+            let delta = MoveDelta::new(&board, mv);
+            let king_to = if uci == "e1c1" { Square::C1 } else { mv.to() };
+            let changes = view(Color::White, mv.from()) != view(Color::White, king_to);
+            assert_eq!(delta.refresh, [changes, false], "{uci}");
+            let mut after = board;
+            after.play_unchecked(mv);
+            let acc = Accumulator::new(&net, &board);
+            assert_eq!(acc.apply(&net, &delta, &after), Accumulator::new(&net, &after));
+            let stale = MoveDelta { refresh: [false; 2], ..delta };
+            let incremental = acc.apply(&net, &stale, &after);
+            assert_eq!(incremental == Accumulator::new(&net, &after), !changes, "{uci}");
+        }
     }
 
     #[test]

@@ -1,11 +1,17 @@
 //! The network's shape, its input features and its quantisation, declared
 //! once for the engine (integer inference) and the trainer (float training).
 //!
-//! Input feature of a piece, seen from `perspective`:
-//! `relative colour × 384 + piece × 64 + relative square`, where the relative
-//! colour is 0 for the perspective's own pieces and 1 for the opponent's, and
-//! the relative square is the square flipped vertically (`sq ^ 56`) for Black.
-//! Both perspectives thus see the board from their own side.
+//! Input feature of a piece, seen from `perspective` whose own king stands on
+//! `king`: `bucket × 768 + relative colour × 384 + piece × 64 + relative
+//! square`. The relative colour is 0 for the perspective's own pieces and 1
+//! for the opponent's; the relative square is the square flipped vertically
+//! (`sq ^ 56`) for Black, so both perspectives see the board from their own
+//! side. The king's relative square picks the bucket ([`KING_BUCKET`]); when
+//! [`MIRRORED`] and that king stands on files e–h, every square is also
+//! mirrored a↔h (`sq ^ 7`), so the king always stands on files a–d and one
+//! set of weights serves both wings. A [`View`] is that choice for one
+//! perspective: it changes only when the perspective's own king moves, and
+//! then the perspective's accumulator is computed afresh.
 //!
 //! Quantisation: the first layer's weights and biases are stored as
 //! `round(w × QA)` (i16), the output weights as `round(w × QB)` (i16) and the
@@ -20,8 +26,33 @@
 
 use board::{Color, Piece, Square};
 
-/// Input features per perspective: 2 colours × 6 pieces × 64 squares.
-pub const INPUTS: usize = 768;
+/// Piece-square features of one king bucket: 2 colours × 6 pieces × 64 squares.
+pub const PIECE_SQUARES: usize = 768;
+/// King buckets: how many sets of piece-square weights, chosen by the square
+/// of the perspective's own king.
+pub const KING_BUCKETS: usize = 1;
+/// Whether a perspective whose king stands on files e–h sees the board
+/// mirrored a↔h.
+pub const MIRRORED: bool = false;
+/// The bucket of each relative square of the perspective's own king (a1
+/// first; with [`MIRRORED`], files e–h are never looked up). One bucket so
+/// far: four, mirrored, overfit 13.5 M positions (docs/results/nnue.md;
+/// `docs/experiments/king-buckets.patch` sets that layout).
+pub const KING_BUCKET: [u8; 64] = [0; 64];
+/// Whether a king move can change its perspective's [`View`] (more than one
+/// bucket, or mirroring): with one unmirrored bucket the accumulator never
+/// needs a refresh and the views compile away.
+pub const VIEWS_VARY: bool = KING_BUCKETS > 1 || MIRRORED;
+/// Input features per perspective: every bucket's piece-square features.
+pub const INPUTS: usize = PIECE_SQUARES * KING_BUCKETS;
+
+const _: () = {
+    let mut sq = 0;
+    while sq < 64 {
+        assert!((KING_BUCKET[sq] as usize) < KING_BUCKETS);
+        sq += 1;
+    }
+};
 /// Neurons of the hidden layer (per perspective). 384 beat 256 on 14.2 M
 /// positions (docs/nnue.md, "Generations").
 pub const HIDDEN: usize = 384;
@@ -45,14 +76,43 @@ const _: () = assert!(
         <= i32::MAX as i64
 );
 
-/// The input feature of a `color` `piece` on `sq`, seen from `perspective`.
+/// How one perspective sees the board: the first feature of its king's
+/// bucket and the square mirror (0, or 7 for a↔h) that its king's file asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct View {
+    base: usize,
+    flip: usize,
+}
+
+/// The view of `perspective` whose own king stands on `king`.
 #[inline(always)]
-pub const fn feature_index(perspective: Color, color: Color, piece: Piece, sq: Square) -> usize {
+pub const fn view(perspective: Color, king: Square) -> View {
+    if !VIEWS_VARY {
+        return View { base: 0, flip: 0 };
+    }
+    let relative = match perspective {
+        Color::White => king as usize,
+        Color::Black => king as usize ^ 56,
+    };
+    let flip = if MIRRORED && relative & 7 >= 4 { 7 } else { 0 };
+    View { base: KING_BUCKET[relative ^ flip] as usize * PIECE_SQUARES, flip }
+}
+
+/// The input feature of a `color` `piece` on `sq`, seen from `perspective`
+/// with `view` (its own king's [`view`]).
+#[inline(always)]
+pub const fn feature_index(
+    perspective: Color,
+    view: View,
+    color: Color,
+    piece: Piece,
+    sq: Square,
+) -> usize {
     let (relative_color, relative_sq) = match perspective {
         Color::White => (color as usize, sq as usize),
         Color::Black => (1 - color as usize, sq as usize ^ 56),
     };
-    relative_color * 384 + piece as usize * 64 + relative_sq
+    view.base + relative_color * 384 + piece as usize * 64 + (relative_sq ^ view.flip)
 }
 
 #[cfg(test)]
@@ -61,27 +121,58 @@ mod tests {
 
     #[test]
     fn perspectives_mirror_each_other() {
-        // White's pawn on e2 seen by White is Black's pawn on e7 seen by Black.
+        // White's pawn on e2 seen by White (king e1) is Black's pawn on e7 seen
+        // by Black (king e8).
+        let (white, black) = (view(Color::White, Square::E1), view(Color::Black, Square::E8));
+        assert_eq!(white, black);
         assert_eq!(
-            feature_index(Color::White, Color::White, Piece::Pawn, Square::E2),
-            feature_index(Color::Black, Color::Black, Piece::Pawn, Square::E7)
+            feature_index(Color::White, white, Color::White, Piece::Pawn, Square::E2),
+            feature_index(Color::Black, black, Color::Black, Piece::Pawn, Square::E7)
         );
-        assert_eq!(feature_index(Color::White, Color::White, Piece::Pawn, Square::A1), 0);
-        assert_eq!(feature_index(Color::White, Color::Black, Piece::King, Square::H8), INPUTS - 1);
-        let mut seen = vec![false; INPUTS];
-        for p in Color::ALL {
-            for c in Color::ALL {
-                for piece in Piece::ALL {
-                    for sq in Square::ALL {
-                        let i = feature_index(p, c, piece, sq);
-                        assert!(i < INPUTS);
-                        if p == Color::White {
+        let a1 = view(Color::White, Square::A1);
+        assert_eq!(feature_index(Color::White, a1, Color::White, Piece::Pawn, Square::A1), 0);
+        assert_eq!(
+            feature_index(Color::White, a1, Color::Black, Piece::King, Square::H8),
+            PIECE_SQUARES - 1
+        );
+        for perspective in Color::ALL {
+            for king in Square::ALL {
+                let v = view(perspective, king);
+                let mut seen = vec![false; INPUTS];
+                for c in Color::ALL {
+                    for piece in Piece::ALL {
+                        for sq in Square::ALL {
+                            let i = feature_index(perspective, v, c, piece, sq);
+                            assert!(i < INPUTS);
                             assert!(!seen[i], "one index per feature");
                             seen[i] = true;
+                            // The board mirrored a<->h with the king: the same feature.
+                            let mirrored =
+                                view(perspective, Square::index_const(king as usize ^ 7));
+                            let j = feature_index(
+                                perspective,
+                                mirrored,
+                                c,
+                                piece,
+                                Square::index_const(sq as usize ^ 7),
+                            );
+                            assert_eq!(i == j, MIRRORED);
                         }
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn a_king_picks_its_bucket_and_wing() {
+        for king in Square::ALL {
+            // Black's king on the square mirrored top to bottom sees the same.
+            let (w, b) = (view(Color::White, king), view(Color::Black, king.flip_rank()));
+            assert_eq!(w, b);
+            let flip = if MIRRORED && king.file() as usize >= 4 { 7 } else { 0 };
+            assert_eq!(w.flip, flip);
+            assert_eq!(w.base, KING_BUCKET[king as usize ^ flip] as usize * PIECE_SQUARES);
         }
     }
 }

@@ -1,9 +1,9 @@
 //! NNUE: an efficiently updatable neural network evaluation.
 //!
-//! The network is a perspective net `(768 → H) × 2 → 1` with SCReLU:
+//! The network is a perspective net `(768 × king buckets → H) × 2 → 1` with SCReLU:
 //!
 //! - [`layout`]: the input features (one per colour, piece and square, seen
-//!   from each side) and the quantisation constants, declared once for the
+//!   from each side, in the bucket of that side's king) and the quantisation constants, declared once for the
 //!   engine and the trainer;
 //! - [`network`]: the quantised weights, their file format, and the output layer;
 //! - [`accumulator`]: the first layer's output for both perspectives, updated
@@ -17,7 +17,10 @@ pub mod layout;
 pub mod network;
 
 pub use accumulator::{Accumulator, MoveDelta};
-pub use layout::{HIDDEN, INPUTS, QA, QB, SCALE, feature_index};
+pub use layout::{
+    HIDDEN, INPUTS, KING_BUCKETS, MIRRORED, PIECE_SQUARES, QA, QB, SCALE, VIEWS_VARY, View,
+    feature_index, view,
+};
 pub use network::{NetError, Network};
 
 use std::sync::{Arc, OnceLock};
@@ -35,7 +38,7 @@ pub static EMBEDDED: Network =
 /// heap; every later call hands out the same [`Arc`].
 pub fn embedded() -> Arc<Network> {
     static SHARED: OnceLock<Arc<Network>> = OnceLock::new();
-    Arc::clone(SHARED.get_or_init(|| Arc::new(EMBEDDED.clone())))
+    Arc::clone(SHARED.get_or_init(|| Arc::from(EMBEDDED.boxed_copy())))
 }
 
 #[cfg(test)]

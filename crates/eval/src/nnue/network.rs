@@ -8,8 +8,8 @@
 //! | 4..6 | format version ([`Network::VERSION`]) |
 //! | 6..8 | hidden size H (must equal [`HIDDEN`]) |
 //! | 8..10 | QA, 10..12 QB, 12..14 SCALE (must equal the constants of [`super::layout`]) |
-//! | 14..16 | reserved (0) |
-//! | 16.. | first-layer weights: 768 × H `i16`, feature-major (feature `f`'s H weights together) |
+//! | 14..16 | the input layout: 0 for one king bucket, not mirrored (every net so far); else the king buckets, plus 0x8000 when mirrored (must be this engine's) |
+//! | 16.. | first-layer weights: [`INPUTS`] × H `i16`, feature-major (feature `f`'s H weights together) |
 //! | then | first-layer biases: H `i16` |
 //! | then | output weights: 2H `i16`, the side to move's accumulator first |
 //! | then | output bias: one `i32` |
@@ -18,7 +18,7 @@
 //! default net at compile time and an `EvalFile` at run time.
 
 use super::accumulator::Accumulator;
-use super::layout::{DOT_CHUNK, HIDDEN, INPUTS, QA, QB, SCALE};
+use super::layout::{DOT_CHUNK, HIDDEN, INPUTS, KING_BUCKETS, MIRRORED, QA, QB, SCALE};
 use board::Color;
 use std::fmt;
 
@@ -50,6 +50,11 @@ pub enum NetError {
     },
     /// QA, QB or SCALE differ from this engine's.
     Quantisation,
+    /// The input layout (king buckets, mirroring) differs from this engine's.
+    Layout {
+        /// The layout field in the file.
+        found: u16,
+    },
     /// The file's length is not the one its header implies.
     Size {
         /// Expected length in bytes.
@@ -73,6 +78,13 @@ impl fmt::Display for NetError {
                 f,
                 "network quantisation differs from this engine's (QA {QA}, QB {QB}, scale {SCALE})"
             ),
+            NetError::Layout { found } => write!(
+                f,
+                "network has {} king buckets{}; this engine has {KING_BUCKETS}{}",
+                (found & 0x7fff).max(1),
+                if found & 0x8000 != 0 { ", mirrored" } else { "" },
+                if MIRRORED { ", mirrored" } else { "" }
+            ),
             NetError::Size { expected, found } => {
                 write!(f, "network file is {found} bytes; expected {expected}")
             }
@@ -83,6 +95,14 @@ impl fmt::Display for NetError {
 impl std::error::Error for NetError {}
 
 const HEADER: usize = 16;
+
+/// The layout field (bytes 14..16) of this engine's files: 0 for the layout
+/// of every net before king buckets (one bucket, not mirrored).
+const LAYOUT: u16 = if KING_BUCKETS == 1 && !MIRRORED {
+    0
+} else {
+    KING_BUCKETS as u16 | if MIRRORED { 0x8000 } else { 0 }
+};
 
 const fn read_u16(bytes: &[u8], at: usize) -> u16 {
     u16::from_le_bytes([bytes[at], bytes[at + 1]])
@@ -98,8 +118,52 @@ impl Network {
     /// The length of a network file in bytes.
     pub const FILE_LEN: usize = HEADER + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
 
-    /// Parses a network file (usable in `const` context).
+    /// Parses a network file (usable in `const` context). The network is
+    /// returned by value: at run time prefer [`Network::from_bytes_boxed`],
+    /// which never holds a network on the stack.
     pub const fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
+        let mut net = Network {
+            feature_weights: [[0; HIDDEN]; INPUTS],
+            feature_biases: [0; HIDDEN],
+            output_weights: [[0; HIDDEN]; 2],
+            output_bias: 0,
+        };
+        match net.read(bytes) {
+            Ok(()) => Ok(net),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Parses a network file into a network on the heap.
+    pub fn from_bytes_boxed(bytes: &[u8]) -> Result<Box<Network>, NetError> {
+        let mut net = Network::zeroed();
+        net.read(bytes)?;
+        Ok(net)
+    }
+
+    /// A network of zeros, on the heap (a network is too large for a
+    /// thread's stack to hold safely).
+    pub fn zeroed() -> Box<Network> {
+        let zeroed = Box::<Network>::new_zeroed();
+        // SAFETY: every field of `Network` is an integer or an array of
+        // integers, for which all-zero bytes are a valid value.
+        unsafe { zeroed.assume_init() }
+    }
+
+    /// A copy on the heap, made without a copy on the stack.
+    pub fn boxed_copy(&self) -> Box<Network> {
+        let mut copy = Network::zeroed();
+        for (to, from) in copy.feature_weights.iter_mut().zip(&self.feature_weights) {
+            to.copy_from_slice(from);
+        }
+        copy.feature_biases = self.feature_biases;
+        copy.output_weights = self.output_weights;
+        copy.output_bias = self.output_bias;
+        copy
+    }
+
+    /// Reads a network file into `self` (usable in `const` context).
+    const fn read(&mut self, bytes: &[u8]) -> Result<(), NetError> {
         if bytes.len() < HEADER {
             return Err(NetError::Size { expected: Self::FILE_LEN, found: bytes.len() });
         }
@@ -120,15 +184,14 @@ impl Network {
         {
             return Err(NetError::Quantisation);
         }
+        let layout = read_u16(bytes, 14);
+        if layout != LAYOUT {
+            return Err(NetError::Layout { found: layout });
+        }
         if bytes.len() != Self::FILE_LEN {
             return Err(NetError::Size { expected: Self::FILE_LEN, found: bytes.len() });
         }
-        let mut net = Network {
-            feature_weights: [[0; HIDDEN]; INPUTS],
-            feature_biases: [0; HIDDEN],
-            output_weights: [[0; HIDDEN]; 2],
-            output_bias: 0,
-        };
+        let net = self;
         let mut at = HEADER;
         let mut f = 0;
         while f < INPUTS {
@@ -158,14 +221,14 @@ impl Network {
         }
         net.output_bias =
             i32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
-        Ok(net)
+        Ok(())
     }
 
     /// The network as a file.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(Self::FILE_LEN);
         out.extend_from_slice(b"TSNN");
-        for v in [Self::VERSION, HIDDEN as u16, QA as u16, QB as u16, SCALE as u16, 0] {
+        for v in [Self::VERSION, HIDDEN as u16, QA as u16, QB as u16, SCALE as u16, LAYOUT] {
             out.extend_from_slice(&v.to_le_bytes());
         }
         let rows = self.feature_weights.iter().chain([&self.feature_biases]);
@@ -180,7 +243,7 @@ impl Network {
     pub fn load(path: &std::path::Path) -> Result<Box<Network>, String> {
         let bytes =
             std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        Network::from_bytes(&bytes).map(Box::new).map_err(|e| format!("{}: {e}", path.display()))
+        Network::from_bytes_boxed(&bytes).map_err(|e| format!("{}: {e}", path.display()))
     }
 
     /// The evaluation in centipawns for `side_to_move`, from the accumulator,
@@ -233,12 +296,7 @@ pub(crate) mod tests {
             state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             ((state >> 33) % (2 * range as u64 + 1)) as i16 - range
         };
-        let mut net = Box::new(Network {
-            feature_weights: [[0; HIDDEN]; INPUTS],
-            feature_biases: [0; HIDDEN],
-            output_weights: [[0; HIDDEN]; 2],
-            output_bias: 0,
-        });
+        let mut net = Network::zeroed();
         for row in net.feature_weights.iter_mut() {
             row.iter_mut().for_each(|w| *w = next(60));
         }
@@ -253,24 +311,27 @@ pub(crate) mod tests {
         let net = random_network(3);
         let bytes = net.to_bytes();
         assert_eq!(bytes.len(), Network::FILE_LEN);
-        assert_eq!(Network::from_bytes(&bytes).as_ref(), Ok(&*net));
+        assert_eq!(Network::from_bytes_boxed(&bytes).as_deref(), Ok(&*net));
         assert_eq!(
-            Network::from_bytes(&bytes[..bytes.len() - 1]).err(),
+            Network::from_bytes_boxed(&bytes[..bytes.len() - 1]).err(),
             Some(NetError::Size { expected: Network::FILE_LEN, found: Network::FILE_LEN - 1 })
         );
         let mut bad = bytes.clone();
         bad[0] = b'X';
-        assert_eq!(Network::from_bytes(&bad).err(), Some(NetError::BadMagic));
+        assert_eq!(Network::from_bytes_boxed(&bad).err(), Some(NetError::BadMagic));
         let mut bad = bytes.clone();
         bad[6] = bad[6].wrapping_add(1);
-        assert!(matches!(Network::from_bytes(&bad), Err(NetError::Hidden { .. })));
+        assert!(matches!(Network::from_bytes_boxed(&bad), Err(NetError::Hidden { .. })));
         let mut bad = bytes.clone();
         bad[10] = 1;
-        assert_eq!(Network::from_bytes(&bad).err(), Some(NetError::Quantisation));
+        assert_eq!(Network::from_bytes_boxed(&bad).err(), Some(NetError::Quantisation));
+        let mut bad = bytes.clone();
+        bad[14] ^= 1;
+        assert!(matches!(Network::from_bytes_boxed(&bad), Err(NetError::Layout { .. })));
         let mut bad = bytes;
         bad.push(0);
-        assert!(matches!(Network::from_bytes(&bad), Err(NetError::Size { .. })));
-        assert!(Network::from_bytes(b"TS").is_err());
+        assert!(matches!(Network::from_bytes_boxed(&bad), Err(NetError::Size { .. })));
+        assert!(Network::from_bytes_boxed(b"TS").is_err());
     }
 
     #[test]
