@@ -7,13 +7,13 @@
 //!    search runs with that many nodes as a soft limit (the iteration under
 //!    way finishes) and eight times as many as a hard one, on top of whatever
 //!    `go` asked for.
-//! 2. **A choice among the best root moves** (4, 2 at the top: [`ANCHORS`]) of the deepest
+//! 2. **A choice among the best root moves** (4, fewer higher up, one from 2500: [`ANCHORS`]) of the deepest
 //!    completed iteration (searched as MultiPV lines): each gets a random bonus,
 //!    uniform in `0..error`, and the highest score plus bonus is played. The
 //!    error ([`Level::error`]) shrinks as the level rises, and a move can only be
 //!    chosen over the best one if it loses less than the error, so the worst a
 //!    level can do by choice is bounded: 1.6 pawns at the bottom of the scale,
-//!    0.4 at 2000, 5 centipawns at the top (a hung queen is never a choice;
+//!    0.4 at 2000, 2 centipawns from 2500 up (a hung queen is never a choice;
 //!    the small budget of the bottom levels still overlooks tactics, as it
 //!    should). The move is always one of the search's legal root moves.
 //! 3. **A plausible time**: a small budget is searched in a blink, so on the
@@ -54,12 +54,18 @@ pub struct Anchor {
 /// The calibration: between two anchors the budget is interpolated
 /// geometrically (it doubles at an even pace) and the error linearly. Fitted
 /// against Stockfish 15.1's `UCI_Elo` (docs/strength.md).
-pub const ANCHORS: [Anchor; 5] = [
+///
+/// At 10+0.1 full strength scores about even against Stockfish's 2500, so
+/// the top anchors leave the search nearly whole: 2500 is a single line with
+/// a budget somewhat below what the clock allows there, and [`MAX_ELO`] is
+/// full strength (a budget no clock reaches).
+pub const ANCHORS: [Anchor; 6] = [
     Anchor { elo: MIN_ELO, nodes: 250.0, error: 160.0, candidates: 4 },
-    Anchor { elo: 1500, nodes: 800.0, error: 120.0, candidates: 4 },
+    Anchor { elo: 1500, nodes: 1_100.0, error: 120.0, candidates: 4 },
     Anchor { elo: 2000, nodes: 14_000.0, error: 40.0, candidates: 4 },
-    Anchor { elo: 2500, nodes: 400_000.0, error: 10.0, candidates: 2 },
-    Anchor { elo: MAX_ELO, nodes: 2_000_000.0, error: 5.0, candidates: 2 },
+    Anchor { elo: 2250, nodes: 60_000.0, error: 20.0, candidates: 2 },
+    Anchor { elo: 2500, nodes: 250_000.0, error: 2.0, candidates: 1 },
+    Anchor { elo: MAX_ELO, nodes: 100_000_000.0, error: 2.0, candidates: 1 },
 ];
 /// The share of the normal time per move that a limited search takes at least:
 /// drawn uniformly from this range for every move.
@@ -329,7 +335,7 @@ mod tests {
             assert_eq!((level.nodes(), level.error()), (anchor.nodes as u64, anchor.error as i32));
             assert_eq!(level.candidates(), anchor.candidates);
         }
-        assert_eq!(Level::new(2499).candidates(), 4, "the lower anchor's count");
+        assert_eq!(Level::new(2249).candidates(), 4, "the lower anchor's count");
         let mut previous = Level::new(MIN_ELO - 100);
         assert_eq!(previous, low, "clamped");
         for elo in (MIN_ELO..=MAX_ELO).step_by(10) {
