@@ -61,8 +61,8 @@ pub struct Anchor {
 /// full strength (a budget no clock reaches).
 pub const ANCHORS: [Anchor; 6] = [
     Anchor { elo: MIN_ELO, nodes: 250.0, error: 160.0, candidates: 4 },
-    Anchor { elo: 1500, nodes: 1_100.0, error: 120.0, candidates: 4 },
-    Anchor { elo: 2000, nodes: 19_000.0, error: 40.0, candidates: 4 },
+    Anchor { elo: 1500, nodes: 900.0, error: 120.0, candidates: 4 },
+    Anchor { elo: 2000, nodes: 16_000.0, error: 40.0, candidates: 4 },
     Anchor { elo: 2250, nodes: 60_000.0, error: 20.0, candidates: 2 },
     Anchor { elo: 2500, nodes: 250_000.0, error: 2.0, candidates: 1 },
     Anchor { elo: MAX_ELO, nodes: 100_000_000.0, error: 2.0, candidates: 1 },
