@@ -141,7 +141,7 @@ impl Accumulator {
         let child = if delta.needs_refresh() {
             self.apply(net, &delta, &after())
         } else {
-            self.incremental(net, &delta, &[true; 2])
+            self.incremental(net, &delta)
         };
         debug_assert!(
             child == Accumulator::new(net, &after()),
@@ -155,7 +155,7 @@ impl Accumulator {
     /// move, read only by a perspective whose view changed.
     #[inline]
     pub fn apply(&self, net: &Network, delta: &MoveDelta, child: &Board) -> Accumulator {
-        let mut out = self.incremental(net, delta, &delta.refresh.map(|r| !r));
+        let mut out = self.incremental(net, delta);
         for perspective in Color::ALL {
             if delta.refresh[perspective as usize] {
                 out.values[perspective as usize] = fresh(net, child, perspective);
@@ -164,13 +164,13 @@ impl Accumulator {
         out
     }
 
-    /// `delta` applied incrementally to the perspectives marked in `which`
-    /// (the others are left zero).
+    /// `delta` applied incrementally to each perspective whose view stays
+    /// (one that must be refreshed is left zero).
     #[inline(always)]
-    fn incremental(&self, net: &Network, delta: &MoveDelta, which: &[bool; 2]) -> Accumulator {
+    fn incremental(&self, net: &Network, delta: &MoveDelta) -> Accumulator {
         let mut child = Accumulator { values: [[0; HIDDEN]; 2] };
         for perspective in Color::ALL {
-            if !which[perspective as usize] {
+            if delta.refresh[perspective as usize] {
                 continue;
             }
             let v = delta.views[perspective as usize];

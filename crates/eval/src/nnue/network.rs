@@ -23,7 +23,7 @@ use board::Color;
 use std::fmt;
 
 /// The weights of the network, quantised.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(PartialEq, Eq)]
 #[repr(C, align(64))]
 pub struct Network {
     /// First layer: the H weights of each input feature.
