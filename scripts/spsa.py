@@ -365,7 +365,8 @@ def plot(state, csv_path, out):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--state", required=True, help="the run's JSON state (created, or resumed)")
-    ap.add_argument("--engine", help="a --features tune build of tessera (new runs)")
+    ap.add_argument("--engine", help="a --features tune build of tessera (new runs; on a resume, "
+                    "where the run's build now is)")
     ap.add_argument("--pairs", type=int, default=1000, help="iterations: game pairs (new runs)")
     ap.add_argument("--nodes", type=int, default=20000, help="nodes per move (new runs)")
     ap.add_argument("--tc", help="a clock instead of nodes, e.g. 2+0.02 (new runs)")
@@ -385,6 +386,8 @@ def main():
         if args.plot:
             plot(state, os.path.splitext(args.state)[0] + ".csv", args.plot)
             return
+        if args.engine:
+            state["engine"] = args.engine  # the same build, found at another path
         print(f"resuming {args.state}: {state['done']}/{state['pairs']} pairs done", flush=True)
     else:
         if args.plot:
