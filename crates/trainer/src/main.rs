@@ -2,6 +2,7 @@
 //!
 //! ```text
 //! tessera-train train [options] DATA...    train a net (see docs/nnue.md)
+//! tessera-train quantise --params FILE --out FILE.nnue DATA...   a checkpoint's params -> a net of its size
 //! tessera-train stats [--min-ply N] [--max-score S] DATA...
 //! tessera-train text --out FILE DATA...  binary games -> text lines
 //! tessera-train import-pgn --out FILE.bin --players A,B PGN...   self-play match games -> binary games
@@ -24,6 +25,8 @@ usage: tessera-train train [--out DIR] [--hidden H] [--factoriser true|false] [-
                            [--final-lr F] [--wd W] [--lambda L] [--threads T] [--seed S]
                            [--validation-every N] [--min-ply P] [--max-score S] [--init FILE]
                            [--mirror true|false] DATA...
+       tessera-train quantise --params FILE --out FILE.nnue [--validation-every N] [--min-ply P]
+                              [--max-score S] [--threads T] DATA...
        tessera-train stats [--min-ply P] [--max-score S] DATA...
        tessera-train text --out FILE DATA...
        tessera-train import-pgn --out FILE.bin --players NAME,NAME... PGN...";
@@ -35,6 +38,7 @@ fn main() -> ExitCode {
         Some("stats") => run_stats(&args[1..]),
         Some("text") => run_text(&args[1..]),
         Some("import-pgn") => run_import_pgn(&args[1..]),
+        Some("quantise") => run_quantise(&args[1..]),
         _ => Err("unknown command".to_string()),
     };
     match result {
@@ -144,7 +148,12 @@ fn run_train(args: &[String]) -> Result<(), String> {
     let filter = filter_from(&flags)?;
     let layout = Layout { hidden: config.hidden, factorised: config.factorised };
     let init = match flags.get("init") {
-        Some(path) => Some(read_params(Path::new(path), layout)?),
+        Some(path) => match read_params(Path::new(path))? {
+            (found, params) if found == layout => Some(params),
+            (found, _) => {
+                return Err(format!("{path}: a net of {found:?}, not of the {layout:?} asked for"));
+            }
+        },
         None => None,
     };
     std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
@@ -211,8 +220,8 @@ fn run_train(args: &[String]) -> Result<(), String> {
     error.map_or(Ok(()), Err)
 }
 
-/// Writes the float parameters (`epoch-N.params`) and, when the size is the
-/// engine's, the quantised net (`epoch-N.nnue`, its bias corrected on `samples`).
+/// Writes the float parameters (`epoch-N.params`) and the quantised net
+/// (`epoch-N.nnue`, of the net's own size, its bias corrected on `samples`).
 fn write_checkpoint(
     dir: &Path,
     epoch: usize,
@@ -228,33 +237,75 @@ fn write_checkpoint(
         bytes.extend_from_slice(&p.to_le_bytes());
     }
     std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-    if let Ok(net) = trainer::quantise::quantise_corrected(layout, params, samples) {
-        let check = &samples[samples.len() / 2..];
-        let (mean, worst) = trainer::quantise::quantisation_error(layout, params, &net, check);
-        eprintln!(
-            "  quantised vs float on {} held-out positions: mean {mean:.2} cp, worst {worst:.1} cp",
-            check.len()
-        );
-        let path = dir.join(format!("epoch-{epoch}.nnue"));
-        std::fs::write(&path, net.to_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
-    }
-    Ok(())
+    write_quantised(&dir.join(format!("epoch-{epoch}.nnue")), layout, params, samples)
 }
 
-/// Reads float parameters written by [`write_checkpoint`].
-fn read_params(path: &Path, layout: Layout) -> Result<Vec<f32>, String> {
+/// Quantises `params` (bias corrected on `samples`), reports the remaining
+/// error on the second half of them and writes the net to `path`.
+fn write_quantised(
+    path: &Path,
+    layout: Layout,
+    params: &[f32],
+    samples: &[trainer::sample::Sample],
+) -> Result<(), String> {
+    let net = trainer::quantise::quantise_corrected(layout, params, samples);
+    let check = &samples[samples.len() / 2..];
+    let (mean, worst) = trainer::quantise::quantisation_error(layout, params, &net, check);
+    eprintln!(
+        "  quantised vs float on {} held-out positions: mean {mean:.2} cp, worst {worst:.1} cp",
+        check.len()
+    );
+    if layout.hidden != eval::nnue::HIDDEN {
+        eprintln!(
+            "  {}: {} neurons; an engine reads it when built with HIDDEN = {} (docs/nnue.md)",
+            path.display(),
+            layout.hidden,
+            layout.hidden
+        );
+    }
+    std::fs::write(path, net.to_bytes()).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Reads float parameters written by [`write_checkpoint`]: their layout comes
+/// from the header (the size) and the length (whether the factoriser is there).
+fn read_params(path: &Path) -> Result<(Layout, Vec<f32>), String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let ok_header = bytes.len() >= 8 && &bytes[..4] == b"TSPF";
     let hidden =
         if ok_header { u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]) } else { 0 };
-    if !ok_header || hidden as usize != layout.hidden || bytes.len() != 8 + 4 * layout.len() {
-        return Err(format!(
-            "{}: not a checkpoint of a {}-neuron net",
-            path.display(),
-            layout.hidden
-        ));
+    let layout = [false, true]
+        .map(|factorised| Layout { hidden: hidden as usize, factorised })
+        .into_iter()
+        .find(|l| hidden > 0 && bytes.len() == 8 + 4 * l.len())
+        .ok_or_else(|| format!("{}: not a checkpoint of the trainer", path.display()))?;
+    let params =
+        bytes[8..].chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+    Ok((layout, params))
+}
+
+/// Quantises a checkpoint's float parameters again, with the bias corrected on
+/// the validation games of DATA (every `--validation-every`th game, as in
+/// training, so the same data gives the file training wrote).
+fn run_quantise(args: &[String]) -> Result<(), String> {
+    let (flags, paths) =
+        parse(args, &["params", "out", "validation-every", "min-ply", "max-score", "threads"])?;
+    let params_path = flags.get("params").ok_or("--params FILE is required")?;
+    let out = flags.get("out").ok_or("--out FILE.nnue is required")?;
+    let (layout, params) = read_params(Path::new(params_path))?;
+    let files = data::data_files(&paths)?;
+    if files.is_empty() {
+        return Err("no data files given (the validation games correct the output bias)".into());
     }
-    Ok(bytes[8..].chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect())
+    let threads =
+        get(&flags, "threads", std::thread::available_parallelism().map_or(1, |n| n.get()))?;
+    let loaded = data::load(
+        &files,
+        &filter_from(&flags)?,
+        get(&flags, "validation-every", 50u64)?,
+        threads,
+    )?;
+    eprintln!("{}: {} neurons, factoriser {}", params_path, layout.hidden, layout.factorised);
+    write_quantised(Path::new(out), layout, &params, &loaded.validation)
 }
 
 fn run_stats(args: &[String]) -> Result<(), String> {

@@ -1,21 +1,19 @@
-//! The float net as the engine's integer network (see `eval::nnue::layout`
-//! for the quantisation), and the float evaluation it approximates.
+//! The float net as a quantised network file of its own size (see
+//! `eval::nnue::layout` for the quantisation), and the float evaluation it
+//! approximates. A net of the engine's size is then the engine's
+//! [`Network`](eval::nnue::Network); one of another size is what an engine
+//! built with that `HIDDEN` reads.
 
 use crate::net::{Layout, Scratch, forward};
 use crate::sample::Sample;
-use eval::nnue::{Accumulator, HIDDEN, Network, QA, QB, SCALE};
+use eval::nnue::{NetworkFile, QA, QB, SCALE};
 
-/// The engine's network from float parameters of a net with `HIDDEN` neurons.
-pub fn quantise(layout: Layout, params: &[f32]) -> Result<Box<Network>, String> {
-    if layout.hidden != HIDDEN {
-        return Err(format!(
-            "the engine's network has {HIDDEN} hidden neurons; this one has {}",
-            layout.hidden
-        ));
-    }
+/// The quantised network of float parameters (of any hidden size).
+pub fn quantise(layout: Layout, params: &[f32]) -> NetworkFile {
     let q = |w: f32, factor: i32| (w * factor as f32).round().clamp(-32767.0, 32767.0) as i16;
-    let mut net = Network::zeroed();
-    for (f, row) in net.feature_weights.iter_mut().enumerate() {
+    let h = layout.hidden;
+    let mut net = NetworkFile::zeroed(h);
+    for (f, row) in net.feature_weights.chunks_exact_mut(h).enumerate() {
         for (j, w) in row.iter_mut().enumerate() {
             *w = q(layout.effective_w1(params, f, j), QA);
         }
@@ -23,11 +21,21 @@ pub fn quantise(layout: Layout, params: &[f32]) -> Result<Box<Network>, String> 
     for (w, &p) in net.feature_biases.iter_mut().zip(&params[layout.b1()]) {
         *w = q(p, QA);
     }
-    for (w, &p) in net.output_weights.iter_mut().flatten().zip(&params[layout.w2()]) {
+    for (w, &p) in net.output_weights.iter_mut().zip(&params[layout.w2()]) {
         *w = q(p, QB);
     }
     net.output_bias = (params[layout.b2()] * (QA * QB) as f32).round() as i32;
-    Ok(net)
+    net
+}
+
+/// The integer evaluation of `sample` by `net`, in centipawns for the side to move.
+pub fn integer_eval(net: &NetworkFile, sample: &Sample) -> i32 {
+    let (mut ours, mut theirs) = (Vec::with_capacity(32), Vec::with_capacity(32));
+    sample.for_each_feature(|us, them| {
+        ours.push(us);
+        theirs.push(them);
+    });
+    net.evaluate(&ours, &theirs)
 }
 
 /// [`quantise`], then the output bias corrected by the mean difference between
@@ -38,45 +46,37 @@ pub fn quantise(layout: Layout, params: &[f32]) -> Result<Box<Network>, String> 
 /// offset of several centipawns, specific to the net. Measuring it on real
 /// positions and moving it into the bias removes that part; what remains is
 /// the position-dependent part.
-pub fn quantise_corrected(
-    layout: Layout,
-    params: &[f32],
-    samples: &[Sample],
-) -> Result<Box<Network>, String> {
-    let mut net = quantise(layout, params)?;
+pub fn quantise_corrected(layout: Layout, params: &[f32], samples: &[Sample]) -> NetworkFile {
+    let mut net = quantise(layout, params);
     let used = &samples[..samples.len().min(20_000)];
     if used.is_empty() {
-        return Ok(net);
+        return net;
     }
     let mut scratch = Scratch::new(layout);
     let total: f64 = used
         .iter()
         .map(|s| {
             let float = forward(layout, params, s, &mut scratch) * SCALE as f32;
-            let board = s.board();
-            let int = net.evaluate(&Accumulator::new(&net, &board), board.side_to_move());
-            f64::from(float) - f64::from(int)
+            f64::from(float) - f64::from(integer_eval(&net, s))
         })
         .sum();
     let mean_cp = total / used.len() as f64;
     net.output_bias += (mean_cp * f64::from(QA * QB) / f64::from(SCALE)).round() as i32;
-    Ok(net)
+    net
 }
 
 /// The mean and the largest |float − integer| evaluation over `samples`, in centipawns.
 pub fn quantisation_error(
     layout: Layout,
     params: &[f32],
-    net: &Network,
+    net: &NetworkFile,
     samples: &[Sample],
 ) -> (f64, f64) {
     let mut scratch = Scratch::new(layout);
     let (mut total, mut worst) = (0f64, 0f64);
     for s in samples {
         let float = f64::from(forward(layout, params, s, &mut scratch)) * f64::from(SCALE);
-        let board = s.board();
-        let int = net.evaluate(&Accumulator::new(net, &board), board.side_to_move());
-        let diff = (float - f64::from(int)).abs();
+        let diff = (float - f64::from(integer_eval(net, s))).abs();
         total += diff;
         worst = worst.max(diff);
     }
@@ -91,9 +91,9 @@ pub fn float_eval(layout: Layout, params: &[f32], sample: &Sample) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::initial_params;
     use crate::testing::synthetic;
     use crate::train::{Config, train};
+    use eval::nnue::{Accumulator, HIDDEN, Network};
 
     #[test]
     fn quantised_and_float_evaluations_agree() {
@@ -111,12 +111,14 @@ mod tests {
         };
         let layout = Layout { hidden: HIDDEN, factorised: true };
         let params = train(&config, &mut data, &[], None, |_, _| {}, |_, _, _, _| {});
-        let net = quantise_corrected(layout, &params, &data).expect("the engine's size");
+        let file = quantise_corrected(layout, &params, &data);
+        let net = Network::from_bytes_boxed(&file.to_bytes()).expect("the engine's size");
         let (mut worst, mut total, mut spread) = (0f32, 0f32, 0f32);
         for sample in &held_out {
             let board = sample.board();
             let float = float_eval(layout, &params, sample);
             let int = net.evaluate(&Accumulator::new(&net, &board), board.side_to_move());
+            assert_eq!(int, integer_eval(&file, sample), "the file's evaluation is the engine's");
             let diff = (float - int as f32).abs();
             worst = worst.max(diff);
             total += diff;
@@ -124,7 +126,7 @@ mod tests {
         }
         let n = held_out.len() as f32;
         let mean = total / n;
-        let (mean2, worst2) = quantisation_error(layout, &params, &net, &held_out);
+        let (mean2, worst2) = quantisation_error(layout, &params, &file, &held_out);
         assert!((f64::from(mean) - mean2).abs() < 1e-3 && (f64::from(worst) - worst2).abs() < 1e-3);
         assert!(spread / n > 100.0, "a net that says nothing ({} cp on average)", spread / n);
         // Rounding the output weights to 1/64 dominates what is left (about 5 cp
@@ -133,8 +135,24 @@ mod tests {
     }
 
     #[test]
-    fn a_net_of_another_size_is_refused() {
-        let layout = Layout { hidden: 8, factorised: false };
-        assert!(quantise(layout, &initial_params(layout, 1)).is_err());
+    fn a_net_of_another_size_is_quantised_at_its_size() {
+        let mut data = synthetic(3_000);
+        let held_out = data.split_off(2_000);
+        let layout = Layout { hidden: HIDDEN + 128, factorised: true };
+        let config = Config {
+            hidden: layout.hidden,
+            epochs: 2,
+            batch_size: 1024,
+            lr: 0.01,
+            lambda: 0.0,
+            factorised: true,
+            ..Config::default()
+        };
+        let params = train(&config, &mut data, &[], None, |_, _| {}, |_, _, _, _| {});
+        let file = quantise_corrected(layout, &params, &data);
+        assert_eq!(file.hidden, layout.hidden);
+        assert!(Network::from_bytes_boxed(&file.to_bytes()).is_err(), "not this engine's size");
+        let (mean, worst) = quantisation_error(layout, &params, &file, &held_out);
+        assert!(mean < 8.0 && worst < 40.0, "mean {mean} cp, worst {worst} cp");
     }
 }

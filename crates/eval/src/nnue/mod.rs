@@ -21,7 +21,7 @@ pub use layout::{
     HIDDEN, INPUTS, KING_BUCKETS, MIRRORED, PIECE_SQUARES, QA, QB, SCALE, VIEWS_VARY, View,
     feature_index, view,
 };
-pub use network::{NetError, Network};
+pub use network::{NetError, Network, NetworkFile};
 
 use std::sync::{Arc, OnceLock};
 

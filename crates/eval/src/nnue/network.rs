@@ -1,4 +1,5 @@
-//! The quantised network, its file format and the output layer.
+//! The quantised network, its file format and the output layer, for the
+//! engine's size ([`Network`]) and for any size ([`NetworkFile`], the trainer's).
 //!
 //! File format (all integers little-endian):
 //!
@@ -226,17 +227,9 @@ impl Network {
 
     /// The network as a file.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(Self::FILE_LEN);
-        out.extend_from_slice(b"TSNN");
-        for v in [Self::VERSION, HIDDEN as u16, QA as u16, QB as u16, SCALE as u16, LAYOUT] {
-            out.extend_from_slice(&v.to_le_bytes());
-        }
         let rows = self.feature_weights.iter().chain([&self.feature_biases]);
-        for w in rows.chain(self.output_weights.iter()).flatten() {
-            out.extend_from_slice(&w.to_le_bytes());
-        }
-        out.extend_from_slice(&self.output_bias.to_le_bytes());
-        out
+        let weights = rows.chain(self.output_weights.iter()).flatten().copied();
+        encode(HIDDEN, weights, self.output_bias)
     }
 
     /// Reads a network file from disk.
@@ -255,9 +248,7 @@ impl Network {
         let them = &acc.values[!side_to_move as usize];
         let sum =
             screlu_dot(us, &self.output_weights[0]) + screlu_dot(them, &self.output_weights[1]);
-        let out = (sum / i64::from(QA) + i64::from(self.output_bias)) * i64::from(SCALE)
-            / i64::from(QA * QB);
-        out.clamp(-i64::from(crate::MAX_EVAL), i64::from(crate::MAX_EVAL)) as i32
+        output(sum, self.output_bias)
     }
 }
 
@@ -266,7 +257,7 @@ impl Network {
 /// compiler turns into multiply-add instructions on 16-bit lanes; each chunk
 /// of [`DOT_CHUNK`] neurons is summed in i32 (it fits) and the chunks in i64.
 #[inline(always)]
-fn screlu_dot(values: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i64 {
+fn screlu_dot(values: &[i16], weights: &[i16]) -> i64 {
     let mut total = 0i64;
     for (values, weights) in values.chunks(DOT_CHUNK).zip(weights.chunks(DOT_CHUNK)) {
         let mut sum = 0i32;
@@ -277,6 +268,90 @@ fn screlu_dot(values: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i64 {
         total += i64::from(sum);
     }
     total
+}
+
+/// The evaluation in centipawns from the output layer's `sum` (both
+/// perspectives' [`screlu_dot`]) and the output bias, clamped to
+/// ±[`MAX_EVAL`](crate::MAX_EVAL).
+#[inline(always)]
+fn output(sum: i64, output_bias: i32) -> i32 {
+    let out =
+        (sum / i64::from(QA) + i64::from(output_bias)) * i64::from(SCALE) / i64::from(QA * QB);
+    out.clamp(-i64::from(crate::MAX_EVAL), i64::from(crate::MAX_EVAL)) as i32
+}
+
+/// A network file's bytes: the header for `hidden` neurons, then `weights`
+/// (first layer, its biases, output weights, in the file's order) and the
+/// output bias.
+fn encode(hidden: usize, weights: impl Iterator<Item = i16>, output_bias: i32) -> Vec<u8> {
+    let mut out = Vec::with_capacity(HEADER + 2 * (INPUTS + 3) * hidden + 4);
+    out.extend_from_slice(b"TSNN");
+    for v in [Network::VERSION, hidden as u16, QA as u16, QB as u16, SCALE as u16, LAYOUT] {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    for w in weights {
+        out.extend_from_slice(&w.to_le_bytes());
+    }
+    out.extend_from_slice(&output_bias.to_le_bytes());
+    out
+}
+
+/// A quantised network of any hidden size, as its file holds it: what the
+/// trainer writes, whether or not the engine at hand has that size (an engine
+/// built with `HIDDEN` equal to it reads the file as its [`Network`]). Its
+/// [`NetworkFile::evaluate`] is the engine's integer evaluation, computed
+/// from scratch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NetworkFile {
+    /// Hidden neurons per perspective.
+    pub hidden: usize,
+    /// First layer: [`INPUTS`] × `hidden`, feature-major.
+    pub feature_weights: Vec<i16>,
+    /// First-layer biases: `hidden`.
+    pub feature_biases: Vec<i16>,
+    /// Output weights: `2 × hidden`, the side to move's accumulator first.
+    pub output_weights: Vec<i16>,
+    /// Output bias, in units of `QA × QB`.
+    pub output_bias: i32,
+}
+
+impl NetworkFile {
+    /// A network of zeros with `hidden` neurons.
+    pub fn zeroed(hidden: usize) -> NetworkFile {
+        NetworkFile {
+            hidden,
+            feature_weights: vec![0; INPUTS * hidden],
+            feature_biases: vec![0; hidden],
+            output_weights: vec![0; 2 * hidden],
+            output_bias: 0,
+        }
+    }
+
+    /// The network as a file (the format of the module docs, with this size).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let weights = self.feature_weights.iter().chain(&self.feature_biases);
+        encode(self.hidden, weights.chain(&self.output_weights).copied(), self.output_bias)
+    }
+
+    /// The evaluation in centipawns for the side to move of a position whose
+    /// input features are `ours` (seen by the side to move) and `theirs`,
+    /// exactly as [`Network::evaluate`] computes it for a net of its size.
+    pub fn evaluate(&self, ours: &[usize], theirs: &[usize]) -> i32 {
+        let h = self.hidden;
+        let accumulate = |features: &[usize]| {
+            let mut values = self.feature_biases.clone();
+            for &f in features {
+                for (x, &w) in values.iter_mut().zip(&self.feature_weights[f * h..(f + 1) * h]) {
+                    *x = x.wrapping_add(w);
+                }
+            }
+            values
+        };
+        let (us, them) = (accumulate(ours), accumulate(theirs));
+        let sum = screlu_dot(&us, &self.output_weights[..h])
+            + screlu_dot(&them, &self.output_weights[h..]);
+        output(sum, self.output_bias)
+    }
 }
 
 impl fmt::Debug for Network {
@@ -332,6 +407,60 @@ pub(crate) mod tests {
         bad.push(0);
         assert!(matches!(Network::from_bytes_boxed(&bad), Err(NetError::Size { .. })));
         assert!(Network::from_bytes_boxed(b"TS").is_err());
+    }
+
+    /// `net` as a [`NetworkFile`] of its size.
+    fn as_file(net: &Network) -> NetworkFile {
+        NetworkFile {
+            hidden: HIDDEN,
+            feature_weights: net.feature_weights.iter().flatten().copied().collect(),
+            feature_biases: net.feature_biases.to_vec(),
+            output_weights: net.output_weights.iter().flatten().copied().collect(),
+            output_bias: net.output_bias,
+        }
+    }
+
+    /// The input features of `board` seen by `perspective`.
+    fn features(board: &board::Board, perspective: Color) -> Vec<usize> {
+        use super::super::layout::{feature_index, view};
+        let v = view(perspective, board.king(perspective));
+        let mut out = Vec::new();
+        for color in Color::ALL {
+            for piece in board::Piece::ALL {
+                for sq in board.colored_pieces(color, piece) {
+                    out.push(feature_index(perspective, v, color, piece, sq));
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn a_network_file_of_the_engines_size_is_the_engines_network() {
+        let net = random_network(7);
+        let file = as_file(&net);
+        assert_eq!(file.to_bytes(), net.to_bytes());
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r1bq1rk1/pp2ppbp/2np1np1/8/3NP3/2N1BP2/PPPQ2PP/R3KB1R b KQ - 3 9",
+            "8/5pk1/6p1/3R4/7P/6P1/r4P2/6K1 b - - 3 40",
+        ] {
+            let board = board::Board::from_fen(fen).expect("valid");
+            let stm = board.side_to_move();
+            let expected = net.evaluate(&Accumulator::new(&net, &board), stm);
+            let found = file.evaluate(&features(&board, stm), &features(&board, !stm));
+            assert_eq!(found, expected, "{fen}");
+        }
+    }
+
+    #[test]
+    fn a_network_file_of_another_size_says_its_size() {
+        let hidden = HIDDEN + 128;
+        let bytes = NetworkFile::zeroed(hidden).to_bytes();
+        assert_eq!(bytes.len(), Network::FILE_LEN + 2 * 128 * (INPUTS + 3));
+        assert_eq!(read_u16(&bytes, 6) as usize, hidden);
+        let refused = Network::from_bytes_boxed(&bytes).err();
+        assert_eq!(refused, Some(NetError::Hidden { found: hidden as u16 }));
     }
 
     #[test]
