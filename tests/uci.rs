@@ -293,6 +293,30 @@ fn ponder_waits_for_ponderhit_then_plays_on_the_clock() {
     assert!(e.sync().iter().all(|l| !l.starts_with("bestmove")), "one bestmove per go");
 }
 
+/// With one legal move on the clock the engine plays it after the first
+/// iteration and keeps its time; with a choice (or with a fixed `movetime`)
+/// it searches on.
+#[test]
+fn a_forced_move_is_played_after_one_iteration() {
+    let deepest = |e: &mut Engine, fen: &str, go: &str| {
+        e.send(&format!("position fen {fen}"));
+        e.send(go);
+        let (mv, infos) = e.bestmove(SLOW);
+        let depth = infos.iter().filter_map(|l| info_field(l, "depth")?.parse::<u32>().ok()).max();
+        (mv, depth.expect("an info line with a depth"))
+    };
+    let mut e = Engine::start();
+    // White in check from the rook on a1: the bishop covers h2, so Kh1 has only g2.
+    let forced = "k7/8/8/8/8/6b1/8/r6K w - - 0 1";
+    let clock = "go wtime 60000 btime 60000 winc 1000 binc 1000";
+    assert_eq!(deepest(&mut e, forced, clock), ("h1g2".to_string(), 1));
+    let (_, depth) = deepest(&mut e, forced, "go movetime 200");
+    assert!(depth > 1, "movetime: depth {depth}");
+    let choice = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let (_, depth) = deepest(&mut e, choice, "go wtime 2000 btime 2000");
+    assert!(depth > 1, "a choice: depth {depth}");
+}
+
 #[test]
 fn nodes_limit_is_respected() {
     let mut e = Engine::start();

@@ -162,6 +162,12 @@ fn deepen(
         );
         stability.update(best.pv.first().copied());
         let mut scale = stability.scale();
+        if worker.root_moves.len() == 1 {
+            // One move to play (one legal move, or one the tablebases keep): nothing
+            // to choose, so on the clock the first iteration's score and line are
+            // enough and the time is kept for the moves that need it.
+            scale = 0.0;
+        }
         if ctx.features.time_nodes && depth >= 6 {
             if let Some(mv) = best.pv.first() {
                 scale *= node_share_scale(worker.node_share(*mv));
