@@ -62,7 +62,7 @@ pub(crate) fn main_search(shared: &Shared, worker: &mut Worker, job: &SearchJob)
     cluster.begin();
     let root = *job.position.board();
     let limits = &job.limits;
-    let clock = TimeManager::new(limits, root.side_to_move(), job.move_overhead, job.start);
+    let clock = TimeManager::new(limits, &root, job.move_overhead, job.start);
     let stop = StopCheck::new(&shared.signals, &counters, 0, limits, Some(clock));
     let tb = shared.tablebase.read();
     let mut ctx = context(shared, &tt, stop, &*cluster, 0, job, &tb);

@@ -187,6 +187,10 @@ tunables! {
     // Time management.
     /// Moves the clock is spread over when the GUI gives no `movestogo`.
     time_horizon_moves = 40, 15..=60, step 3;
+    /// Hundredths of a move the horizon shrinks for each full move past move 40
+    /// (and grows for each move before it), between 15 and 60 moves: spends
+    /// less of the clock just out of the opening and more in the middlegame.
+    time_horizon_slope = 0, 0..=100, step 10;
     /// Hundredths of the increment added to each move's share of the clock.
     time_increment_share = 75, 50..=100, step 5;
     /// Hundredths: the next iteration is predicted to take this much of the last one's time

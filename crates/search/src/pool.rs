@@ -320,9 +320,9 @@ impl ThreadPool {
         // every thread can stop the search on time however they are scheduled
         // (crate::stop). None while pondering (`ponderhit` sets it), and none on
         // the ranks that follow a cluster's leader (the leader's stop ends theirs).
-        let us = job.position.board().side_to_move();
+        let root = job.position.board();
         let deadline = (!job.limits.ponder && self.shared.cluster().rank() == 0)
-            .then(|| TimeManager::new(&job.limits, us, job.move_overhead, job.start))
+            .then(|| TimeManager::new(&job.limits, root, job.move_overhead, job.start))
             .and_then(|clock| clock.hard_deadline());
         self.shared.signals.arm(job.limits.infinite || job.limits.ponder, deadline);
         for c in self.shared.counters.read().iter() {

@@ -358,7 +358,8 @@ mod tests {
             ponder: true,
             ..SearchLimits::default()
         };
-        let clock = TimeManager::new(&limits, Color::White, Duration::ZERO, Instant::now());
+        let clock =
+            TimeManager::new(&limits, &board::Board::startpos(), Duration::ZERO, Instant::now());
         std::thread::sleep(Duration::from_millis(5));
         assert!(clock.hard_expired());
         signals.arm(true, None);
@@ -371,7 +372,7 @@ mod tests {
 
     /// The main thread's clock for `limits`, started now.
     fn clock_of(limits: &SearchLimits) -> TimeManager {
-        TimeManager::new(limits, Color::White, Duration::ZERO, Instant::now())
+        TimeManager::new(limits, &board::Board::startpos(), Duration::ZERO, Instant::now())
     }
 
     #[test]

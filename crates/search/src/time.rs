@@ -6,10 +6,10 @@
 use crate::limits::SearchLimits;
 use crate::params::{
     TIME_MAX_STABLE_ITERATIONS, hundredths, time_fail_low_cp_per_percent, time_fail_low_max,
-    time_horizon_moves, time_increment_share, time_iteration_growth, time_nodes_base,
-    time_nodes_factor, time_scale_per_stable_iteration, time_scale_unstable,
+    time_horizon_moves, time_horizon_slope, time_increment_share, time_iteration_growth,
+    time_nodes_base, time_nodes_factor, time_scale_per_stable_iteration, time_scale_unstable,
 };
-use board::{Color, Move};
+use board::{Board, Move};
 use std::time::{Duration, Instant};
 
 /// Soft and hard deadlines derived from [`SearchLimits`].
@@ -21,14 +21,15 @@ pub struct TimeManager {
 }
 
 impl TimeManager {
-    /// Plans the time for `us` from `limits`, keeping `overhead` in reserve per move
-    /// for communication lag.
+    /// Plans the time for the side to move of `root` from `limits`, keeping
+    /// `overhead` in reserve per move for communication lag.
     pub fn new(
         limits: &SearchLimits,
-        us: Color,
+        root: &Board,
         overhead: Duration,
         start: Instant,
     ) -> TimeManager {
+        let us = root.side_to_move();
         if let Some(t) = limits.move_time {
             let t = t.saturating_sub(overhead).max(Duration::from_millis(1));
             return TimeManager { start, soft: Some(t), hard: Some(t) };
@@ -37,7 +38,7 @@ impl TimeManager {
             return TimeManager { start, soft: None, hard: None };
         };
         let inc = limits.increment[us as usize];
-        let horizon = time_horizon_moves() as u32;
+        let horizon = horizon(time_horizon_moves(), time_horizon_slope(), root.fullmove_number());
         let moves = limits.moves_to_go.unwrap_or(horizon).clamp(1, 50);
         // Never plan to use time we do not have: keep the overhead and a sliver in reserve.
         let usable = left.saturating_sub(overhead).saturating_sub(left / 50);
@@ -82,6 +83,15 @@ impl TimeManager {
         let expected = self.elapsed() + next / 2;
         self.soft.is_some_and(|s| expected.as_secs_f64() >= s.as_secs_f64() * factor)
     }
+}
+
+/// The moves the clock is spread over without `movestogo` at full move
+/// `fullmove`: `moves` at move 40, shrinking by `slope` hundredths of a move
+/// for each move after it (growing before it), within the tunable's range of
+/// 15 to 60 (the spread is then capped at 50 like `movestogo`).
+fn horizon(moves: i32, slope: i32, fullmove: u16) -> u32 {
+    let shrink = slope * (i32::from(fullmove) - 40) / 100;
+    (moves - shrink).clamp(15, 60) as u32
 }
 
 /// When each iteration of this search ended, to predict the next one's length.
@@ -179,7 +189,7 @@ mod tests {
         {
             let tm = TimeManager::new(
                 &limits(ms, inc, mtg),
-                Color::White,
+                &Board::startpos(),
                 Duration::from_millis(10),
                 Instant::now(),
             );
@@ -195,7 +205,7 @@ mod tests {
     fn planned(ms: u64, inc: u64, mtg: Option<u32>) -> (Duration, Duration) {
         let tm = TimeManager::new(
             &limits(ms, inc, mtg),
-            Color::White,
+            &Board::startpos(),
             Duration::from_millis(10),
             Instant::now(),
         );
@@ -250,12 +260,23 @@ mod tests {
     }
 
     #[test]
+    fn the_horizon_shrinks_as_the_game_goes_on() {
+        assert!((1..300).all(|m| horizon(40, 0, m) == 40), "no slope: the same horizon");
+        assert_eq!(horizon(40, 50, 40), 40);
+        assert_eq!(horizon(40, 50, 10), 55);
+        assert_eq!(horizon(40, 50, 70), 25);
+        assert_eq!(horizon(40, 50, 200), 15);
+        assert_eq!(horizon(40, 50, 1), 59);
+    }
+
+    #[test]
     fn movetime_is_exact_minus_overhead() {
         let l = SearchLimits {
             move_time: Some(Duration::from_millis(1000)),
             ..SearchLimits::default()
         };
-        let tm = TimeManager::new(&l, Color::Black, Duration::from_millis(30), Instant::now());
+        let tm =
+            TimeManager::new(&l, &Board::startpos(), Duration::from_millis(30), Instant::now());
         assert_eq!(tm.hard, Some(Duration::from_millis(970)));
     }
 
