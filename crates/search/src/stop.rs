@@ -312,7 +312,6 @@ impl<'a> StopCheck<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use board::Color;
     use std::time::Duration;
 
     fn counters(n: usize) -> Vec<CachePadded<AtomicU64>> {
