@@ -105,6 +105,12 @@ const LAYOUT: u16 = if KING_BUCKETS == 1 && !MIRRORED {
     KING_BUCKETS as u16 | if MIRRORED { 0x8000 } else { 0 }
 };
 
+/// The length of a network file with `hidden` neurons: the header, the i16
+/// weights (first layer, its biases, the output layer) and the i32 bias.
+const fn file_len(hidden: usize) -> usize {
+    HEADER + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4
+}
+
 const fn read_u16(bytes: &[u8], at: usize) -> u16 {
     u16::from_le_bytes([bytes[at], bytes[at + 1]])
 }
@@ -117,7 +123,7 @@ impl Network {
     /// The format version this engine reads and writes.
     pub const VERSION: u16 = 1;
     /// The length of a network file in bytes.
-    pub const FILE_LEN: usize = HEADER + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
+    pub const FILE_LEN: usize = file_len(HIDDEN);
 
     /// Parses a network file (usable in `const` context). The network is
     /// returned by value: at run time prefer [`Network::from_bytes_boxed`],
@@ -284,7 +290,7 @@ fn output(sum: i64, output_bias: i32) -> i32 {
 /// (first layer, its biases, output weights, in the file's order) and the
 /// output bias.
 fn encode(hidden: usize, weights: impl Iterator<Item = i16>, output_bias: i32) -> Vec<u8> {
-    let mut out = Vec::with_capacity(HEADER + 2 * (INPUTS + 3) * hidden + 4);
+    let mut out = Vec::with_capacity(file_len(hidden));
     out.extend_from_slice(b"TSNN");
     for v in [Network::VERSION, hidden as u16, QA as u16, QB as u16, SCALE as u16, LAYOUT] {
         out.extend_from_slice(&v.to_le_bytes());
@@ -458,6 +464,7 @@ pub(crate) mod tests {
         let hidden = HIDDEN + 128;
         let bytes = NetworkFile::zeroed(hidden).to_bytes();
         assert_eq!(bytes.len(), Network::FILE_LEN + 2 * 128 * (INPUTS + 3));
+        assert_eq!(bytes.len(), file_len(hidden));
         assert_eq!(read_u16(&bytes, 6) as usize, hidden);
         let refused = Network::from_bytes_boxed(&bytes).err();
         assert_eq!(refused, Some(NetError::Hidden { found: hidden as u16 }));
