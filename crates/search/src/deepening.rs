@@ -28,6 +28,7 @@ fn context<'a>(
     job: &SearchJob,
     tb: &'a Tablebase,
 ) -> SearchContext<'a> {
+    let breadcrumbs = job.features.breadcrumbs.then_some((&shared.breadcrumbs, id));
     if cluster.ranks() == 1 {
         return SearchContext {
             tt,
@@ -36,6 +37,7 @@ fn context<'a>(
             tb,
             current_move: None,
             share: None,
+            breadcrumbs,
         };
     }
     let view = ClusterView {
@@ -50,6 +52,7 @@ fn context<'a>(
         tb,
         current_move: None,
         share: Some(Share { cluster, depth: cluster.share_depth(), thread: id }),
+        breadcrumbs,
     }
 }
 

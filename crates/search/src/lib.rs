@@ -10,6 +10,7 @@
 
 #![warn(missing_docs)]
 
+mod breadcrumbs;
 mod choice;
 mod cluster;
 mod correction;

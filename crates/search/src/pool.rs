@@ -21,6 +21,7 @@
 //! one on its own table; on the ranks that follow, thread 0 searches like a
 //! helper and hands its rank's lines to the leader (see `crate::cluster`).
 
+use crate::breadcrumbs::Breadcrumbs;
 use crate::choice::{BestMoveChoice, ThreadResult};
 use crate::cluster::{Alone, Cluster};
 use crate::correction::CorrectionHistory;
@@ -178,6 +179,8 @@ pub(crate) struct Shared {
     /// The correction history the threads share under feature `sharedcorr`
     /// (otherwise each thread keeps its own).
     pub correction: Arc<CorrectionHistory>,
+    /// Which thread is in which node near the root, under feature `breadcrumbs`.
+    pub breadcrumbs: Breadcrumbs,
 }
 
 impl Shared {
@@ -273,6 +276,7 @@ impl ThreadPool {
             cluster: Mutex::new(Arc::new(Alone)),
             remote_nodes: CachePadded::new(AtomicU64::new(0)),
             correction: Arc::default(),
+            breadcrumbs: Breadcrumbs::default(),
         });
         let handles = spawn(&shared, threads.max(1))?;
         let mut pool = ThreadPool { shared, handles: Vec::new() };
@@ -656,6 +660,19 @@ mod tests {
         assert!(!pool.shared.correction.is_empty(), "the threads did not write the shared table");
         pool.clear();
         assert!(pool.shared.correction.is_empty(), "ucinewgame kept the shared corrections");
+    }
+
+    #[test]
+    fn every_breadcrumb_is_picked_up_when_a_search_ends() {
+        let pool = ThreadPool::new(2, 1, Arc::new(crate::Silent));
+        let limits = SearchLimits { depth: Some(10), ..SearchLimits::default() };
+        let features = crate::Features::parse("+breadcrumbs").expect("known feature");
+        let job = SearchJob { limits, features, ..(*job()).clone() };
+        assert!(pool.search_sync(job).is_some_and(|o| o.best.is_some()));
+        assert!(
+            pool.shared.breadcrumbs.is_clear(),
+            "a thread left a node without freeing its slot"
+        );
     }
 
     #[test]
