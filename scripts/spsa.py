@@ -336,6 +336,8 @@ def plot(state, csv_path, out):
              f'<text x="{w / 2}" y="18" text-anchor="middle" font-size="14">SPSA: each parameter over '
              f'{state["done"]} pairs (dashed: default; axis: its range)</text>']
     n = max(int(rows[-1]["pair"]), 1) if rows else 1
+    step = max(len(rows) // 500, 1)  # two points per pixel column are as many as a chart shows
+    rows = rows[::step] + ([rows[-1]] if rows and (len(rows) - 1) % step else [])
     for i, p in enumerate(params):
         ox, oy = (i % cols) * cw, 30 + (i // cols) * ch
         left, top, pw, ph = ox + 45, oy + 18, cw - 60, ch - 40
