@@ -21,6 +21,9 @@ pub struct Tunable {
     pub name: &'static str,
     /// The value the search uses unless told otherwise.
     pub default: i32,
+    /// The hand-set value before any tuning run moved it (the default where
+    /// none did): the table in docs/search.md shows both.
+    pub hand_set: i32,
     /// The smallest value accepted.
     pub min: i32,
     /// The largest value accepted.
@@ -44,15 +47,19 @@ impl Tunable {
     }
 }
 
-/// Declares every tunable once — doc, name, default, range, step — and derives
+/// Declares every tunable once — doc, name, default, the hand-set value a tuning
+/// run replaced (`was N`, where one did), range, step — and derives
 /// from that one list [`TUNABLES`], the accessors (constants by default, atomics
 /// with the `tune` feature) and, under `tune`, [`set`].
 macro_rules! tunables {
-    ($($(#[doc = $doc:literal])+ $name:ident = $default:literal, $min:literal..=$max:literal, step $step:literal;)+) => {
+    (@hand_set $default:literal) => { $default };
+    (@hand_set $default:literal, $was:literal) => { $was };
+    ($($(#[doc = $doc:literal])+ $name:ident = $default:literal $(was $was:literal)?, $min:literal..=$max:literal, step $step:literal;)+) => {
         /// Every tunable parameter, in declaration order.
         pub const TUNABLES: &[Tunable] = &[$(Tunable {
             name: stringify!($name),
             default: $default,
+            hand_set: tunables!(@hand_set $default $(, $was)?),
             min: $min,
             max: $max,
             step: $step,
@@ -122,67 +129,67 @@ pub fn find(name: &str) -> Option<&'static Tunable> {
 tunables! {
     // Step 5. Reverse futility pruning.
     /// Reverse futility: a node whose static eval beats beta by this much per ply is cut.
-    rfp_margin = 90, 40..=200, step 10;
+    rfp_margin = 92 was 90, 40..=200, step 10;
     /// Reverse futility applies up to this depth.
     rfp_max_depth = 5, 3..=10, step 1;
 
     // Step 5b. Razoring.
     /// Razoring: eval + this margin per ply of depth below alpha hands the node to quiescence.
-    razor_margin = 250, 100..=500, step 25;
+    razor_margin = 249 was 250, 100..=500, step 25;
     /// Razoring applies up to this depth.
-    razor_max_depth = 3, 1..=6, step 1;
+    razor_max_depth = 1 was 3, 1..=6, step 1;
 
     // Step 6. Null move pruning.
     /// The null move's reduction: a base ...
-    nmp_base_reduction = 3, 1..=6, step 1;
+    nmp_base_reduction = 4 was 3, 1..=6, step 1;
     /// ... plus one ply per this many plies of depth ...
     nmp_depth_divisor = 3, 2..=6, step 1;
     /// ... plus one ply per this many centipawns the eval exceeds beta by ...
-    nmp_eval_divisor = 200, 80..=400, step 20;
+    nmp_eval_divisor = 196 was 200, 80..=400, step 20;
     /// ... up to this many.
     nmp_max_eval_reduction = 3, 1..=6, step 1;
 
     // Step 9. Pruning at shallow depth.
     /// Futility: quiet moves are skipped when eval + this + `futility_per_depth` × depth cannot reach alpha.
-    futility_base = 80, 20..=200, step 10;
+    futility_base = 79 was 80, 20..=200, step 10;
     /// Futility's margin per ply of (reduced) depth.
-    futility_per_depth = 90, 40..=200, step 10;
+    futility_per_depth = 85 was 90, 40..=200, step 10;
     /// Futility applies up to this (reduced) depth.
-    futility_max_depth = 8, 4..=12, step 1;
+    futility_max_depth = 9 was 8, 4..=12, step 1;
     /// SEE pruning of quiet moves: threshold per squared ply of (reduced) depth.
-    see_quiet_margin = -25, -80..=-5, step 5;
+    see_quiet_margin = -20 was -25, -80..=-5, step 5;
     /// SEE pruning of captures: threshold per ply of depth.
-    see_noisy_margin = -100, -200..=-30, step 10;
+    see_noisy_margin = -95 was -100, -200..=-30, step 10;
     /// Capture history shifts the SEE threshold of a capture by 1 cp per this much history.
     see_capture_history_divisor = 64, 16..=256, step 12;
     /// History pruning: quiet moves whose history is below minus this × depth are skipped.
-    history_pruning_margin = 2048, 512..=8192, step 256;
+    history_pruning_margin = 2103 was 2048, 512..=8192, step 256;
 
     // Step 10. Singular extensions.
     /// Singular extensions apply from this depth ...
-    singular_min_depth = 8, 4..=12, step 1;
+    singular_min_depth = 7 was 8, 4..=12, step 1;
     /// ... to a hash move whose entry is at most this many plies shallower than the node.
     singular_tt_depth_margin = 3, 1..=6, step 1;
     /// The singular beta is the stored score minus this much per ply of depth.
-    singular_margin_per_depth = 1, 1..=4, step 1;
+    singular_margin_per_depth = 2 was 1, 1..=4, step 1;
     /// A move singular by this much more (at non-PV nodes) is extended twice.
-    double_extension_margin = 20, 5..=60, step 5;
+    double_extension_margin = 18 was 20, 5..=60, step 5;
 
     // Step 11. Late move reductions.
     /// The LMR table's constant term, in hundredths of a ply.
-    lmr_base = 50, 0..=150, step 10;
+    lmr_base = 63 was 50, 0..=150, step 10;
     /// The LMR table's divisor of `ln(depth) × ln(move number)`, in hundredths.
-    lmr_divisor = 250, 150..=400, step 15;
+    lmr_divisor = 245 was 250, 150..=400, step 15;
     /// A quiet move's reduction shrinks by one ply per this much history (and grows for bad history).
-    lmr_history_divisor = 8192, 2048..=16384, step 512;
+    lmr_history_divisor = 7993 was 8192, 2048..=16384, step 512;
 
     // Quiescence.
     /// Quiescence futility: a capture whose victim cannot lift stand pat plus this margin to alpha is skipped.
-    qs_futility_margin = 150, 50..=300, step 15;
+    qs_futility_margin = 166 was 150, 50..=300, step 15;
 
     // Aspiration windows.
     /// Aspiration windows start at this half-width (centipawns).
-    aspiration_window = 20, 8..=50, step 3;
+    aspiration_window = 18 was 20, 8..=50, step 3;
 
     // Time management.
     /// Moves the clock is spread over when the GUI gives no `movestogo`.
@@ -394,13 +401,14 @@ pub fn spsa_lines() -> Vec<String> {
 
 /// The Markdown table of the tunables (docs/search.md holds a copy, kept equal by a test).
 pub fn markdown_table() -> String {
-    let mut text = String::from("| name | default | min | max | step | what it is |\n");
-    text.push_str("|---|---:|---:|---:|---:|---|\n");
+    let mut text =
+        String::from("| name | default | hand-set | min | max | step | what it is |\n");
+    text.push_str("|---|---:|---:|---:|---:|---:|---|\n");
     for t in TUNABLES {
         let doc = t.doc.split_whitespace().collect::<Vec<_>>().join(" ");
         text.push_str(&format!(
-            "| `{}` | {} | {} | {} | {} | {} |\n",
-            t.name, t.default, t.min, t.max, t.step, doc
+            "| `{}` | {} | {} | {} | {} | {} | {} |\n",
+            t.name, t.default, t.hand_set, t.min, t.max, t.step, doc
         ));
     }
     text
@@ -421,6 +429,7 @@ mod tests {
     fn declarations_are_consistent() {
         for (i, t) in TUNABLES.iter().enumerate() {
             assert!(t.min <= t.default && t.default <= t.max, "{}: default out of range", t.name);
+            assert!((t.min..=t.max).contains(&t.hand_set), "{}: hand-set out of range", t.name);
             assert!(t.step > 0 && t.step <= t.max - t.min, "{}: step", t.name);
             assert!(!t.doc.trim().is_empty(), "{}: no doc", t.name);
             assert!(TUNABLES[..i].iter().all(|u| u.name != t.name), "{}: twice", t.name);
@@ -433,7 +442,8 @@ mod tests {
     fn lmr_table_is_the_log_formula() {
         for d in 1..64 {
             for m in 1..64 {
-                let want = (0.5 + (d as f64).ln() * (m as f64).ln() / 2.5) as i32;
+                let (base, divisor) = (0.63, 2.45);
+                let want = (base + (d as f64).ln() * (m as f64).ln() / divisor) as i32;
                 assert_eq!(lmr_reduction(d, m), want, "{d} {m}");
             }
         }
@@ -443,7 +453,7 @@ mod tests {
     fn spsa_lines_have_openbench_fields() {
         let lines = spsa_lines();
         assert_eq!(lines.len(), TUNABLES.len());
-        assert_eq!(lines[0], "rfp_margin, int, 90, 40, 200, 10, 0.002");
+        assert_eq!(lines[0], "rfp_margin, int, 92, 40, 200, 10, 0.002");
     }
 
     /// `set` refuses what is out of range and rebuilds the LMR table.
