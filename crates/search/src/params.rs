@@ -401,8 +401,7 @@ pub fn spsa_lines() -> Vec<String> {
 
 /// The Markdown table of the tunables (docs/search.md holds a copy, kept equal by a test).
 pub fn markdown_table() -> String {
-    let mut text =
-        String::from("| name | default | hand-set | min | max | step | what it is |\n");
+    let mut text = String::from("| name | default | hand-set | min | max | step | what it is |\n");
     text.push_str("|---|---:|---:|---:|---:|---:|---|\n");
     for t in TUNABLES {
         let doc = t.doc.split_whitespace().collect::<Vec<_>>().join(" ");
