@@ -441,7 +441,8 @@ mod tests {
     fn lmr_table_is_the_log_formula() {
         for d in 1..64 {
             for m in 1..64 {
-                let (base, divisor) = (0.63, 2.45);
+                let base = f64::from(defaults::lmr_base) / 100.0;
+                let divisor = f64::from(defaults::lmr_divisor) / 100.0;
                 let want = (base + (d as f64).ln() * (m as f64).ln() / divisor) as i32;
                 assert_eq!(lmr_reduction(d, m), want, "{d} {m}");
             }
@@ -452,7 +453,8 @@ mod tests {
     fn spsa_lines_have_openbench_fields() {
         let lines = spsa_lines();
         assert_eq!(lines.len(), TUNABLES.len());
-        assert_eq!(lines[0], "rfp_margin, int, 92, 40, 200, 10, 0.002");
+        let default = defaults::rfp_margin;
+        assert_eq!(lines[0], format!("rfp_margin, int, {default}, 40, 200, 10, 0.002"));
     }
 
     /// `set` refuses what is out of range and rebuilds the LMR table.

@@ -55,7 +55,9 @@ fn a_drifted_table_is_caught() {
     let table = markdown_table();
     let good = format!("x\n{BEGIN}{table}{END}\n");
     assert_eq!(check(&good), Ok(()));
-    let changed = good.replacen("| `rfp_margin` | 92 |", "| `rfp_margin` | 95 |", 1);
+    let default = search::params::defaults::rfp_margin;
+    let row = format!("| `rfp_margin` | {default} |");
+    let changed = good.replacen(&row, &format!("| `rfp_margin` | {} |", default + 1), 1);
     assert_ne!(changed, good);
     assert!(check(&changed).unwrap_err().contains("rfp_margin"));
     let last = table.lines().last().expect("rows");
