@@ -66,7 +66,8 @@ pub(crate) fn main_search(shared: &Shared, worker: &mut Worker, job: &SearchJob)
     let root = *job.position.board();
     let limits = &job.limits;
     let clock = TimeManager::new(limits, &root, job.move_overhead, job.start);
-    let stop = StopCheck::new(&shared.signals, &counters, 0, limits, Some(clock));
+    let stop = StopCheck::new(&shared.signals, &counters, 0, limits, Some(clock))
+        .finishing_first_iteration();
     let tb = shared.tablebase.read();
     let mut ctx = context(shared, &tt, stop, &*cluster, 0, job, &tb);
     ctx.current_move = Some(CurrentMoveReports::new(&*shared.reporter, root, job.start));
@@ -142,7 +143,9 @@ fn deepen(
         let on_fail = |w: &Worker, multipv, score, bound| {
             reports.aspiration_fail(w, (depth, multipv), score, bound, &previous_pv);
         };
-        let Some(lines) = worker.search_lines(ctx, depth, &mut scores, on_fail) else {
+        let searched = worker.search_lines(ctx, depth, &mut scores, on_fail);
+        ctx.stop.first_iteration_done();
+        let Some(lines) = searched else {
             // Cut short: a root move that beat the previous best at this depth
             // (searched in full, or failing high) is better informed than the
             // last completed iteration, so it becomes the answer (reported by

@@ -663,6 +663,22 @@ mod tests {
     }
 
     #[test]
+    fn a_stop_right_after_go_still_plays_a_searched_move() {
+        // The queen hangs; the first legal move in generation order does not take it.
+        let board = Board::from_fen("4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1").expect("valid FEN");
+        let capture = board.parse_uci_move("d1d5", false).expect("legal");
+        let pool = ThreadPool::new(2, 1, Arc::new(crate::Silent));
+        for _ in 0..20 {
+            let job = SearchJob { position: Position::new(board), ..(*job()).clone() };
+            pool.start(job);
+            pool.stop();
+            pool.wait_idle();
+            let outcome = pool.shared.last_outcome.lock().clone().expect("a best move");
+            assert_eq!(outcome.best, Some(capture), "stopped before depth 1 was searched");
+        }
+    }
+
+    #[test]
     fn every_breadcrumb_is_picked_up_when_a_search_ends() {
         let pool = ThreadPool::new(2, 1, Arc::new(crate::Silent));
         let limits = SearchLimits { depth: Some(10), ..SearchLimits::default() };

@@ -7,7 +7,7 @@
 //!
 //! | rule | checked | by |
 //! |---|---|---|
-//! | the stop flag (`stop`, `quit`, another thread reached a limit) | every node | every thread |
+//! | the stop flag (`stop`, `quit`, another thread reached a limit) | every node | every thread (the main thread from its second iteration) |
 //! | `go nodes N`, one thread | every node (exact: at most N nodes) | the main thread |
 //! | `go nodes N`, several threads: the total of all threads | every [`CHECK_INTERVAL`] nodes | every thread |
 //! | the clock's hard limit (not while pondering) | every [`CHECK_INTERVAL`] nodes | every thread |
@@ -20,6 +20,12 @@
 //! it waits tens of milliseconds for each time slice), and the first thread to run
 //! after the deadline stops them all. The other threads then unwind at once, so the main thread runs
 //! soon after to announce the move.
+//!
+//! The main thread finishes its first iteration whatever the flag says (depth
+//! 1 takes well under a millisecond), so a `stop` right after `go`, or a clock
+//! that ran out before the thread was scheduled, still gets a searched move
+//! rather than the first legal one. Only `go nodes` on one thread cuts it short,
+//! since it promises at most N nodes.
 //!
 //! A limit that is reached raises the stop flag, so every thread unwinds. The
 //! best move is still held back while `go infinite` or `go ponder` holds: only
@@ -197,6 +203,9 @@ pub(crate) struct StopCheck<'a> {
     clock: Option<Cell<TimeManager>>,
     /// The other ranks, in a cluster.
     cluster: Option<ClusterView<'a>>,
+    /// The main thread until its first iteration is complete: the stop flag
+    /// waits for it (see the module documentation).
+    finishing_first_iteration: Cell<bool>,
 }
 
 impl<'a> StopCheck<'a> {
@@ -218,7 +227,15 @@ impl<'a> StopCheck<'a> {
             total_node_limit: if alone { None } else { limits.nodes },
             clock: clock.map(Cell::new),
             cluster: None,
+            finishing_first_iteration: Cell::new(false),
         }
+    }
+
+    /// The main thread's rules: its first iteration is finished whatever the
+    /// stop flag says, until [`StopCheck::first_iteration_done`].
+    pub fn finishing_first_iteration(self) -> StopCheck<'a> {
+        self.finishing_first_iteration.set(true);
+        self
     }
 
     /// The same rules in a cluster: `go nodes` counts every rank's nodes (so even a
@@ -236,8 +253,9 @@ impl<'a> StopCheck<'a> {
     pub fn enter_node(&self, nodes: &mut u64) -> bool {
         if self.exact_node_limit.is_some_and(|n| *nodes >= n) {
             self.signals.raise_stop();
+            return true;
         }
-        if self.signals.is_stopped() {
+        if self.signals.is_stopped() && !self.finishing_first_iteration.get() {
             return true;
         }
         *nodes += 1;
@@ -277,6 +295,12 @@ impl<'a> StopCheck<'a> {
             return true;
         }
         self.total_node_limit.is_some_and(|n| self.total_nodes() >= n)
+    }
+
+    /// The main thread's first iteration is over: from now on the stop flag
+    /// stops it at the next node.
+    pub fn first_iteration_done(&self) {
+        self.finishing_first_iteration.set(false);
     }
 
     /// After a completed iteration of the main thread, with its best `score`:
@@ -333,6 +357,21 @@ mod tests {
         let check = StopCheck::new(&signals, &counters, 0, &limits, None);
         assert_eq!(run(&check, 10_000), 3000);
         assert!(signals.is_stopped());
+    }
+
+    #[test]
+    fn the_main_thread_finishes_its_first_iteration_after_a_stop() {
+        let signals = Signals::new();
+        let counters = counters(1);
+        let limits = SearchLimits::default();
+        let main =
+            StopCheck::new(&signals, &counters, 0, &limits, None).finishing_first_iteration();
+        signals.stop();
+        assert_eq!(run(&main, 3 * CHECK_INTERVAL), 3 * CHECK_INTERVAL, "depth 1 was cut short");
+        main.first_iteration_done();
+        assert_eq!(run(&main, 3 * CHECK_INTERVAL), 0, "the second iteration ignored the stop");
+        let helper = StopCheck::new(&signals, &counters, 0, &limits, None);
+        assert_eq!(run(&helper, 3 * CHECK_INTERVAL), 0, "a helper waited for its first iteration");
     }
 
     #[test]
