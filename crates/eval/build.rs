@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 /// The default network, relative to this crate.
-const DEFAULT_NET: &str = "nets/gen8.nnue";
+const DEFAULT_NET: &str = "nets/gen9.nnue";
 
 fn main() {
     println!("cargo:rerun-if-env-changed=TESSERA_EVALFILE");
