@@ -32,6 +32,15 @@ and opening: both come from the seed and k). Next to the state file:
                 scripts/import_match.sh keeps the games as training data
 
     python3 scripts/spsa.py --state spsa/run.json --plot spsa/run.svg   # each parameter's path
+    python3 scripts/spsa.py --state spsa/run.json --gradient            # what the games say of each
+
+`--gradient` reads the run's PGN and, for each parameter, averages theta+'s
+result in a pair (its points minus 1) times that parameter's flip: in a linear
+model of the result this is the parameter's own share, the Elo that moving it
+from theta - c_k to theta + c_k is worth (about 347.5 x the average, near
+50%), printed with its 95% interval and the average c_k of the pairs. It says
+how steep the result is around theta at the perturbation's scale: where every
+interval is a few Elo wide around 0, no step of that size finds much.
 
 Games end by the rules, or by adjudication as in ../shared/tools/match.py: a
 resign when both engines' scores agree on 1000 cp or more for 4 moves each, a
@@ -364,6 +373,36 @@ def plot(state, csv_path, out):
     print(f"wrote {out}")
 
 
+def gradient(state, pgn_path):
+    """Each parameter's Elo for a +-c_k swing, from the pairs in the run's PGN."""
+    points = {}  # (k, game) -> theta+'s points; a pair played again overwrites its first try
+    with open(pgn_path) as f:
+        while (h := chess.pgn.read_headers(f)) is not None:
+            k, game = h["Round"].split(".")
+            score = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}.get(h["Result"])
+            if score is None:
+                continue
+            points[(int(k), int(game))] = score if h["White"] == PLAYERS[0] else 1.0 - score
+    pairs = sorted(k for (k, game) in points if game == 1 and (k, 2) in points)
+    if not pairs:
+        sys.exit(f"{pgn_path}: no complete pair")
+    print(f"{len(pairs)} complete pairs in {pgn_path}")
+    print(f"  {'parameter':34} {'Elo for +-c_k':>15} {'95% interval':>18} {'avg c_k':>8}")
+    for i, p in enumerate(state["params"]):
+        xs, cs = [], []
+        for k in pairs:
+            rng = random.Random(f"{state['seed']}-{k}")
+            flip = [rng.choice((-1, 1)) for _ in state["params"]][i]
+            xs.append((points[(k, 1)] + points[(k, 2)] - 1.0) * flip)
+            cs.append(schedule(state, p, k)[0])
+        mean = sum(xs) / len(xs)
+        sd = (sum((x - mean) ** 2 for x in xs) / max(len(xs) - 1, 1)) ** 0.5
+        half = 1.96 * sd / len(xs) ** 0.5
+        elo = 1600 / math.log(10) / 2
+        print(f"  {p['name']:34} {elo * mean:+15.1f} [{elo * (mean - half):+7.1f}, {elo * (mean + half):+7.1f}]"
+              f" {sum(cs) / len(cs):8.2f}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--state", required=True, help="the run's JSON state (created, or resumed)")
@@ -380,6 +419,8 @@ def main():
     ap.add_argument("--concurrency", type=int, default=2, help="pairs played at once")
     ap.add_argument("--progress", type=int, default=10, help="a progress line every N pairs")
     ap.add_argument("--plot", metavar="SVG", help="draw each parameter's path from the run's CSV and exit")
+    ap.add_argument("--gradient", action="store_true",
+                    help="print each parameter's Elo for a +-c_k swing, from the run's PGN, and exit")
     args = ap.parse_args()
 
     if os.path.exists(args.state):
@@ -387,6 +428,9 @@ def main():
             state = json.load(f)
         if args.plot:
             plot(state, os.path.splitext(args.state)[0] + ".csv", args.plot)
+            return
+        if args.gradient:
+            gradient(state, os.path.splitext(args.state)[0] + ".pgn")
             return
         if args.engine:
             state["engine"] = args.engine  # the same build, found at another path
