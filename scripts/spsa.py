@@ -117,10 +117,16 @@ def clamp(p, v):
     return min(max(v, p["min"]), p["max"])
 
 
+def draw_flips(state, k):
+    """Iteration k's flips (one sign per parameter) and the generator that drew them,
+    which goes on to pick the pair's opening."""
+    rng = random.Random(f"{state['seed']}-{k}")
+    return [rng.choice((-1, 1)) for _ in state["params"]], rng
+
+
 def perturbation(state, theta, k):
     """The flips and the two engines' integer settings of iteration k."""
-    rng = random.Random(f"{state['seed']}-{k}")
-    flips = [rng.choice((-1, 1)) for _ in state["params"]]
+    flips, rng = draw_flips(state, k)
     plus, minus = {}, {}
     for p, v, f in zip(state["params"], theta, flips):
         c_k, _ = schedule(state, p, k)
@@ -388,13 +394,10 @@ def gradient(state, pgn_path):
         sys.exit(f"{pgn_path}: no complete pair")
     print(f"{len(pairs)} complete pairs in {pgn_path}")
     print(f"  {'parameter':34} {'Elo for +-c_k':>15} {'95% interval':>18} {'avg c_k':>8}")
+    flips = {k: draw_flips(state, k)[0] for k in pairs}
     for i, p in enumerate(state["params"]):
-        xs, cs = [], []
-        for k in pairs:
-            rng = random.Random(f"{state['seed']}-{k}")
-            flip = [rng.choice((-1, 1)) for _ in state["params"]][i]
-            xs.append((points[(k, 1)] + points[(k, 2)] - 1.0) * flip)
-            cs.append(schedule(state, p, k)[0])
+        xs = [(points[(k, 1)] + points[(k, 2)] - 1.0) * flips[k][i] for k in pairs]
+        cs = [schedule(state, p, k)[0] for k in pairs]
         mean = sum(xs) / len(xs)
         sd = (sum((x - mean) ** 2 for x in xs) / max(len(xs) - 1, 1)) ** 0.5
         half = 1.96 * sd / len(xs) ** 0.5
