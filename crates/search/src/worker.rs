@@ -140,6 +140,9 @@ pub struct Worker {
     /// The NUMA node this worker's thread is pinned to (`None`: not pinned);
     /// the worker evaluates with that node's copy of the network.
     pub(crate) numa_node: Option<usize>,
+    /// The score of this thread's last completed iteration in its previous `go`
+    /// of this game (`None` after `ucinewgame`): the falling-eval time rule's reference.
+    pub(crate) previous_search_score: Option<i32>,
 }
 
 /// A root move that beat every move searched before it in an unfinished iteration.
@@ -182,6 +185,7 @@ impl Worker {
             nmp_min_ply: 0,
             nmp_color: Color::White,
             partial_root: None,
+            previous_search_score: None,
             numa_node: None,
         }
     }
@@ -190,6 +194,7 @@ impl Worker {
     pub fn clear(&mut self) {
         self.histories.clear();
         self.own_correction.clear();
+        self.previous_search_score = None;
     }
 
     /// Prepares a new search from `position`, restricted to `search_moves` if not
