@@ -6,8 +6,9 @@
 use crate::limits::SearchLimits;
 use crate::params::{
     TIME_MAX_STABLE_ITERATIONS, hundredths, time_fail_low_cp_per_percent, time_fail_low_max,
-    time_falling_eval_max, time_falling_eval_min, time_falling_eval_per_cp, time_horizon_moves, time_horizon_slope, time_increment_share, time_iteration_growth,
-    time_nodes_base, time_nodes_factor, time_scale_per_stable_iteration, time_scale_unstable,
+    time_falling_eval_max, time_falling_eval_min, time_falling_eval_per_cp, time_horizon_moves,
+    time_horizon_slope, time_increment_share, time_iteration_growth, time_nodes_base,
+    time_nodes_factor, time_scale_per_stable_iteration, time_scale_unstable,
 };
 use board::{Board, Move};
 use std::time::{Duration, Instant};

@@ -366,3 +366,19 @@ impl Worker {
         self.pv_len[ply] = child_len;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ucinewgame_forgets_the_previous_moves_score() {
+        let mut worker = Worker::new(Arc::from(eval::nnue::EMBEDDED.boxed_copy()));
+        worker.previous_search_score = Some(42);
+        worker.clear();
+        assert_eq!(
+            worker.previous_search_score, None,
+            "the falling-eval rule would compare with the last game"
+        );
+    }
+}
