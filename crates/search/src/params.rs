@@ -50,15 +50,17 @@ impl Tunable {
 /// Declares every tunable once — doc, name, default, the hand-set value a tuning
 /// run replaced (`was N`, where one did), range, step — and derives
 /// from that one list [`TUNABLES`], the accessors (constants by default, atomics
-/// with the `tune` feature) and, under `tune`, [`set`].
+/// with the `tune` feature) and, under `tune`, [`set`]. A default is one token
+/// tree: a literal, a negative one in parentheses (`(-20)`), or a constant
+/// declared elsewhere in braces (`{ tt::Replacement::DEFAULT.age_weight }`).
 macro_rules! tunables {
-    (@hand_set $default:literal) => { $default };
-    (@hand_set $default:literal, $was:literal) => { $was };
-    ($($(#[doc = $doc:literal])+ $name:ident = $default:literal $(was $was:literal)?, $min:literal..=$max:literal, step $step:literal;)+) => {
+    (@hand_set $default:tt) => { $default };
+    (@hand_set $default:tt, $was:literal) => { $was };
+    ($($(#[doc = $doc:literal])+ $name:ident = $default:tt $(was $was:literal)?, $min:literal..=$max:literal, step $step:literal;)+) => {
         /// Every tunable parameter, in declaration order.
         pub const TUNABLES: &[Tunable] = &[$(Tunable {
             name: stringify!($name),
-            default: $default,
+            default: defaults::$name,
             hand_set: tunables!(@hand_set $default $(, $was)?),
             min: $min,
             max: $max,
@@ -67,7 +69,7 @@ macro_rules! tunables {
         },)+];
 
         /// The declared defaults, as constants (what the default build's accessors return).
-        #[allow(non_upper_case_globals)]
+        #[allow(non_upper_case_globals, unused_parens, unused_braces)]
         pub mod defaults {
             $($(#[doc = $doc])+ pub const $name: i32 = $default;)+
         }
@@ -91,7 +93,7 @@ macro_rules! tunables {
 
         /// The current value of every tunable, in [`TUNABLES`] order.
         #[cfg(feature = "tune")]
-        static VALUES: [AtomicI32; TUNABLES.len()] = [$(AtomicI32::new($default),)+];
+        static VALUES: [AtomicI32; TUNABLES.len()] = [$(AtomicI32::new(defaults::$name),)+];
 
         $(
             $(#[doc = $doc])+
@@ -157,9 +159,9 @@ tunables! {
     /// Futility applies up to this (reduced) depth.
     futility_max_depth = 9 was 8, 4..=12, step 1;
     /// SEE pruning of quiet moves: threshold per squared ply of (reduced) depth.
-    see_quiet_margin = -20 was -25, -80..=-5, step 5;
+    see_quiet_margin = (-20) was -25, -80..=-5, step 5;
     /// SEE pruning of captures: threshold per ply of depth.
-    see_noisy_margin = -95 was -100, -200..=-30, step 10;
+    see_noisy_margin = (-95) was -100, -200..=-30, step 10;
     /// Capture history shifts the SEE threshold of a capture by 1 cp per this much history.
     see_capture_history_divisor = 64, 16..=256, step 12;
     /// History pruning: quiet moves whose history is below minus this × depth are skipped.
@@ -223,6 +225,24 @@ tunables! {
     time_falling_eval_min = 70, 40..=100, step 5;
     /// ... and at most this.
     time_falling_eval_max = 150, 100..=250, step 8;
+
+    // The transposition table's replacement policy (`tt::Replacement`, docs/tt.md).
+    /// Replacement: one search of an entry's age counts as this many plies of depth lost.
+    tt_age_weight = { tt::Replacement::DEFAULT.age_weight }, 1..=16, step 1;
+    /// Replacement: a same-key store this many plies shallower (and not exact) keeps the deeper entry.
+    tt_shallow_margin = { tt::Replacement::DEFAULT.shallow_margin }, 1..=8, step 1;
+    /// Replacement: an entry stored by a PV node counts as this many plies deeper.
+    tt_pv_bonus = { tt::Replacement::DEFAULT.pv_bonus }, 0..=8, step 1;
+}
+
+/// The table's replacement policy from the `tt_*` tunables (in the default
+/// build, `tt::Replacement::DEFAULT`).
+pub fn replacement() -> tt::Replacement {
+    tt::Replacement {
+        age_weight: tt_age_weight(),
+        shallow_margin: tt_shallow_margin(),
+        pv_bonus: tt_pv_bonus(),
+    }
 }
 
 /// Deepest ply the search reaches (arrays are sized by it).
@@ -475,5 +495,26 @@ mod tests {
         assert!(lmr_reduction(20, 20) > before);
         set("LMR_DIVISOR", defaults::lmr_divisor).unwrap();
         assert_eq!(lmr_reduction(20, 20), before);
+    }
+
+    /// The `tt_*` tunables are the table's replacement policy.
+    #[test]
+    fn replacement_comes_from_the_tt_tunables() {
+        assert_eq!(
+            tt::Replacement {
+                age_weight: defaults::tt_age_weight,
+                shallow_margin: defaults::tt_shallow_margin,
+                pv_bonus: defaults::tt_pv_bonus,
+            },
+            tt::Replacement::DEFAULT
+        );
+        #[cfg(feature = "tune")]
+        {
+            set("tt_pv_bonus", 3).unwrap();
+            assert_eq!(replacement().pv_bonus, 3);
+            set("tt_pv_bonus", defaults::tt_pv_bonus).unwrap();
+        }
+        #[cfg(not(feature = "tune"))]
+        assert_eq!(replacement(), tt::Replacement::DEFAULT);
     }
 }

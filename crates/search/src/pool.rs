@@ -28,6 +28,7 @@ use crate::correction::CorrectionHistory;
 use crate::deepening::{follower_search, helper_search, main_search};
 use crate::limits::SearchLimits;
 use crate::numa::NumaPolicy;
+use crate::params;
 use crate::report::{Reporter, SearchOutcome};
 use crate::stop::Signals;
 use crate::tablebase::{Tablebase, TablebaseOptions};
@@ -336,7 +337,12 @@ impl ThreadPool {
         for r in self.shared.results.lock().iter_mut() {
             *r = ThreadResult::default();
         }
-        self.shared.tt.read().new_search();
+        {
+            // The pool is idle, so the write lock is free.
+            let mut tt = self.shared.tt.write();
+            tt.set_replacement(params::replacement());
+            tt.new_search();
+        }
         // At the root, before any thread searches: rank the moves by the tablebases.
         self.shared.tablebase.write().prepare(&job.position, &job.limits.search_moves);
         let mut c = self.shared.control.lock();

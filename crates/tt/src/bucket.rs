@@ -7,13 +7,16 @@
 //! 1. **Same key** present: overwrite it, except that
 //!    * if the new record has no move (`mv == 0`) the old move is kept, and
 //!    * a deeper entry of the *current* generation is kept untouched when the new
-//!      record is much shallower and not exact: `new.depth + SHALLOW_MARGIN <=
+//!      record is much shallower and not exact: `new.depth + shallow_margin <=
 //!      old.depth && new.bound != Exact`.
 //! 2. Otherwise the first **empty** entry.
-//! 3. Otherwise the entry with the lowest `depth - AGE_WEIGHT * age`, where `age`
-//!    is how many searches ago it was stored (wrapping in 5 bits). Ties go to the
-//!    first such entry. With `AGE_WEIGHT = 8`, a depth-20 entry from three
+//! 3. Otherwise the entry with the lowest `depth - age_weight * age + pv_bonus *
+//!    pv`, where `age` is how many searches ago it was stored (wrapping in 5
+//!    bits) and `pv` is 1 for an entry stored by a PV node. Ties go to the first
+//!    such entry. With the default `age_weight` of 8, a depth-20 entry from three
 //!    searches ago (`20 - 24 = -4`) loses to a fresh depth-1 entry.
+//!
+//! The three weights are a [`Replacement`], set on the table between searches.
 //!
 //! The scan is a heuristic on a snapshot that other threads may be changing; if
 //! two threads pick the same victim the entry may end up mixed, which the XOR
@@ -24,11 +27,30 @@ use crate::record::{Bound, Record};
 
 /// Entries per bucket.
 pub(crate) const ENTRIES: usize = 4;
-/// Weight of one generation of age against one ply of depth when picking a victim.
-pub(crate) const AGE_WEIGHT: i32 = 8;
-/// A same-key store this many plies shallower (and not exact) does not replace a
-/// current-generation entry.
-pub(crate) const SHALLOW_MARGIN: i32 = 4;
+
+/// The weights of the replacement policy (module docs of `bucket.rs`, and
+/// docs/tt.md). [`Replacement::DEFAULT`] is what the table starts with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Replacement {
+    /// Weight of one generation of age against one ply of depth when picking a victim.
+    pub age_weight: i32,
+    /// A same-key store this many plies shallower (and not exact) does not
+    /// replace an entry of the current generation.
+    pub shallow_margin: i32,
+    /// Plies of depth an entry stored by a PV node is worth extra when picking a victim.
+    pub pv_bonus: i32,
+}
+
+impl Replacement {
+    /// The policy a new table uses.
+    pub const DEFAULT: Replacement = Replacement { age_weight: 8, shallow_margin: 4, pv_bonus: 0 };
+}
+
+impl Default for Replacement {
+    fn default() -> Self {
+        Self::DEFAULT
+    }
+}
 
 /// Four entries, exactly one 64-byte cache line.
 #[derive(Debug)]
@@ -58,7 +80,7 @@ impl Bucket {
 
     /// Stores `rec` for `key` following the replacement rules in the module docs.
     #[inline]
-    pub(crate) fn store(&self, key: u64, rec: &Record, generation: u8) {
+    pub(crate) fn store(&self, key: u64, rec: &Record, generation: u8, policy: &Replacement) {
         let mut new = Data::pack(rec, generation);
         let mut empty = None;
         let mut victim = 0;
@@ -76,7 +98,7 @@ impl Bucket {
                 }
                 let keep_old = old.generation() == new.generation()
                     && rec.bound != Bound::Exact
-                    && new.depth() + SHALLOW_MARGIN <= old.depth();
+                    && new.depth() + policy.shallow_margin <= old.depth();
                 // An identical entry is not rewritten: a store dirties the cache line,
                 // and threads searching the same tree would bounce it between cores.
                 if !keep_old && old != new {
@@ -84,7 +106,9 @@ impl Bucket {
                 }
                 return;
             }
-            let worth = old.depth() - AGE_WEIGHT * i32::from(age(generation, old.generation()));
+            let worth = old.depth()
+                - policy.age_weight * i32::from(age(generation, old.generation()))
+                + policy.pv_bonus * i32::from(old.pv());
             if worth < victim_worth {
                 victim_worth = worth;
                 victim = i;

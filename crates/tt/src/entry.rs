@@ -105,6 +105,12 @@ impl Data {
         (self.0 >> GEN_SHIFT) as u8
     }
 
+    /// Whether the entry was stored by a PV node.
+    #[inline]
+    pub(crate) const fn pv(self) -> bool {
+        (self.0 >> PV_SHIFT) & 1 == 1
+    }
+
     /// Replaces the move field.
     #[inline]
     pub(crate) const fn with_mv(self, mv: u16) -> Self {
@@ -120,7 +126,7 @@ impl Data {
             eval: (self.0 >> EVAL_SHIFT) as u16 as i16 as i32,
             depth: self.depth(),
             bound: self.bound(),
-            pv: (self.0 >> PV_SHIFT) & 1 == 1,
+            pv: self.pv(),
         }
     }
 }

@@ -44,6 +44,7 @@ mod table;
 pub mod testing;
 
 pub use alloc::Backing;
+pub use bucket::Replacement;
 pub use entry::{MAX_DEPTH, MIN_DEPTH};
 pub use record::{Bound, Hit, Record};
 pub use score::{

@@ -2,7 +2,7 @@
 //! `key * bucket_count`, plus the search generation.
 
 use crate::alloc::{self, Backing, HugeBuffer};
-use crate::bucket::{Bucket, ENTRIES};
+use crate::bucket::{Bucket, ENTRIES, Replacement};
 use crate::entry::GENERATIONS;
 use crate::prefetch::prefetch;
 use crate::record::Record;
@@ -37,6 +37,7 @@ pub const MAX_MB: usize = if usize::BITS >= 64 { 1 << 25 } else { 1 << 10 };
 pub struct TranspositionTable {
     buckets: HugeBuffer<Bucket>,
     generation: AtomicU8,
+    replacement: Replacement,
     mb: usize,
     threads: usize,
 }
@@ -62,6 +63,7 @@ impl TranspositionTable {
         Self {
             buckets: HugeBuffer::new(mb * BUCKETS_PER_MB, threads, Bucket::new),
             generation: AtomicU8::new(0),
+            replacement: Replacement::DEFAULT,
             mb,
             threads,
         }
@@ -74,6 +76,7 @@ impl TranspositionTable {
         Ok(Self {
             buckets: Self::allocate(mb, threads)?,
             generation: AtomicU8::new(0),
+            replacement: Replacement::DEFAULT,
             mb,
             threads,
         })
@@ -93,6 +96,7 @@ impl TranspositionTable {
         Self {
             buckets: HugeBuffer::new(buckets, 1, Bucket::new),
             generation: AtomicU8::new(0),
+            replacement: Replacement::DEFAULT,
             mb: buckets / BUCKETS_PER_MB,
             threads: 1,
         }
@@ -135,6 +139,18 @@ impl TranspositionTable {
     /// cleared on the calling thread.
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
+    }
+
+    /// Sets the weights of the replacement policy (kept through `resize` and
+    /// `clear`); a new table starts with [`Replacement::DEFAULT`].
+    pub fn set_replacement(&mut self, replacement: Replacement) {
+        self.replacement = replacement;
+    }
+
+    /// The weights of the replacement policy.
+    #[must_use]
+    pub fn replacement(&self) -> Replacement {
+        self.replacement
     }
 
     /// Threads used by `clear` and `resize`.
@@ -206,7 +222,7 @@ impl TranspositionTable {
     /// [`to_tt_score`](crate::to_tt_score) first.
     #[inline]
     pub fn store(&self, key: u64, rec: &Record) {
-        self.bucket(key).store(key, rec, self.generation());
+        self.bucket(key).store(key, rec, self.generation(), &self.replacement);
     }
 
     /// Hints the CPU to fetch `key`'s bucket, e.g. right after making a move and
@@ -251,6 +267,7 @@ impl fmt::Debug for TranspositionTable {
             .field("buckets", &self.buckets.len())
             .field("backing", &self.backing())
             .field("generation", &self.generation())
+            .field("replacement", &self.replacement)
             .field("threads", &self.threads)
             .finish_non_exhaustive()
     }

@@ -242,3 +242,52 @@ fn is_send_and_sync_and_shareable() {
     assert!(tt.hashfull() > 0);
     println!("{tt:?}: {}", tt.backing());
 }
+
+#[test]
+fn replacement_weights_change_the_victim_and_the_same_key_rule() {
+    use tt::Replacement;
+    let pv = |mv: u16, depth: i32| Record { pv: true, ..rec(mv, depth, Bound::Lower) };
+
+    // The PV bonus: a depth-5 PV entry outlives a depth-6 non-PV one only with a bonus of 2+.
+    for (bonus, evicted) in [(0, 1), (1, 1), (2, 2)] {
+        let mut tt = TranspositionTable::with_buckets(1);
+        tt.set_replacement(Replacement { pv_bonus: bonus, ..Replacement::DEFAULT });
+        tt.store(1, &pv(1, 5));
+        tt.store(2, &rec(1, 6, Bound::Lower));
+        tt.store(3, &rec(1, 20, Bound::Lower));
+        tt.store(4, &rec(1, 20, Bound::Lower));
+        tt.store(5, &rec(1, 1, Bound::Lower));
+        assert_eq!(tt.probe(evicted), None, "bonus {bonus}");
+        assert_eq!((1..=5).filter(|&k| tt.probe(k).is_some()).count(), 4);
+    }
+
+    // The age weight: with 4 a depth-20 entry three searches old (20 - 12 = 8)
+    // still beats a fresh depth-1 entry; with the default 8 it does not.
+    let mut tt = TranspositionTable::with_buckets(1);
+    tt.set_replacement(Replacement { age_weight: 4, ..Replacement::DEFAULT });
+    for key in 1..=4 {
+        tt.store(key, &rec(1, 20, Bound::Lower));
+    }
+    for _ in 0..3 {
+        tt.new_search();
+    }
+    tt.store(5, &rec(1, 1, Bound::Lower));
+    tt.store(6, &rec(1, 1, Bound::Lower));
+    assert_eq!(tt.probe(5), None, "the fresh shallow entry goes first");
+    assert_eq!((1..=4).filter(|&k| tt.probe(k).is_some()).count(), 3);
+
+    // The shallow margin: with 1, a store one ply shallower keeps the deeper entry.
+    let mut tt = TranspositionTable::with_buckets(1);
+    tt.set_replacement(Replacement { shallow_margin: 1, ..Replacement::DEFAULT });
+    tt.store(7, &rec(0x55, 6, Bound::Lower));
+    tt.store(7, &rec(0x66, 5, Bound::Upper));
+    assert_eq!(tt.probe(7).unwrap(), rec(0x55, 6, Bound::Lower));
+    tt.store(7, &rec(0x66, 6, Bound::Upper));
+    assert_eq!(tt.probe(7).unwrap(), rec(0x66, 6, Bound::Upper));
+
+    // Kept through clear and resize.
+    tt.clear();
+    tt.resize(2);
+    assert_eq!(tt.replacement().shallow_margin, 1);
+    assert_eq!(TranspositionTable::new(1).replacement(), Replacement::DEFAULT);
+}
