@@ -255,11 +255,18 @@ impl Progress {
     }
 }
 
+/// The bounds of a book of openings (`datagen --openings`, `genfens`'s book):
+/// an EPD line is well under 4 KiB, and the largest public books are under
+/// 200 MB.
+pub const BOOK_LIMITS: infile::TextLimits = infile::TextLimits { line: 4096, total: 256 << 20 };
+
 /// Reads the opening FENs: one per line (EPD operations after the four FEN
-/// fields are ignored); blank lines and `#` comments are skipped.
+/// fields are ignored); blank lines and `#` comments are skipped. The file is
+/// read within [`BOOK_LIMITS`], and only if it is a regular file.
 pub fn load_openings(path: &str) -> Result<Vec<Board>, String> {
-    let text =
-        std::fs::read_to_string(path).map_err(|e| format!("cannot read openings '{path}': {e}"))?;
+    let text = infile::InputFile::open(path)
+        .and_then(|file| file.read_text(BOOK_LIMITS))
+        .map_err(|e| format!("openings {e}"))?;
     let mut boards = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();

@@ -145,6 +145,6 @@ mod tests {
             assert!(board.fullmove_number() >= 4, "{fen}");
         }
         let missing = Request { book: Some("/nonexistent/book.epd".into()), ..request };
-        assert!(generate(&missing, |_| {}).unwrap_err().contains("cannot read"));
+        assert!(generate(&missing, |_| {}).unwrap_err().contains("cannot open"));
     }
 }

@@ -122,6 +122,12 @@ impl Engine {
         lines
     }
 
+    /// The process's peak resident memory so far (`VmHWM`), in KiB; `None`
+    /// once it has exited or where `/proc` does not tell.
+    pub fn peak_memory_kib(&self) -> Option<u64> {
+        peak_memory_kib(self.child.id())
+    }
+
     /// Whether the process is still running.
     pub fn is_running(&mut self) -> bool {
         matches!(self.child.try_wait(), Ok(None))
@@ -212,6 +218,14 @@ impl Drop for Engine {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// The peak resident memory (`VmHWM`) of process `pid` so far, in KiB;
+/// `None` once it has exited or where `/proc` does not tell.
+pub fn peak_memory_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 /// The value after `name` in an `info` line (`info_field(line, "nodes")`), if any.

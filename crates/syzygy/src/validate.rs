@@ -9,7 +9,6 @@
 
 use crate::checksum;
 use std::fmt;
-use std::fs::File;
 use std::io::{self, BufReader, Read};
 use std::path::{Path, PathBuf};
 
@@ -161,12 +160,14 @@ pub(crate) fn scan(folder: &Path) -> io::Result<Vec<Candidate>> {
 /// Checks one table file.
 pub(crate) fn check(candidate: &Candidate, verify: Verify) -> Result<(), TableProblem> {
     let unreadable = |e: io::Error| TableProblem::Unreadable(e.to_string());
-    let file = File::open(&candidate.path).map_err(unreadable)?;
-    let meta = file.metadata().map_err(unreadable)?;
-    if !meta.is_file() {
-        return Err(TableProblem::Unreadable("not a regular file".into()));
-    }
-    let size = meta.len();
+    // Only a regular file, opened without waiting (a FIFO would block a plain open).
+    let open = || {
+        infile::InputFile::open(&candidate.path)
+            .map_err(|e| TableProblem::Unreadable(e.reason.to_string()))
+    };
+    let file = open()?;
+    let size = file.len();
+    let file = file.into_file();
     if size % 64 != 16 || size < 80 {
         return Err(TableProblem::BadSize { size });
     }
@@ -178,7 +179,7 @@ pub(crate) fn check(candidate: &Candidate, verify: Verify) -> Result<(), TablePr
     }
     if verify == Verify::Checksum {
         // Read again from the start: the checksum covers the magic too.
-        let mut file = File::open(&candidate.path).map_err(unreadable)?;
+        let mut file = open()?.into_file();
         if !checksum::verify(&mut file, size).map_err(unreadable)? {
             return Err(TableProblem::ChecksumMismatch);
         }

@@ -194,3 +194,28 @@ fn one_set_of_tables_per_process() {
     let (again, _) = Tablebases::load(list.to_str().unwrap(), Verify::Header).unwrap();
     assert!(again.is_loaded());
 }
+
+/// A table name that is a FIFO (which a plain open would wait on for a writer
+/// forever) or a directory is skipped as unreadable, at once.
+#[test]
+fn a_table_that_is_not_a_regular_file_is_skipped_at_once() {
+    let _guard = one_prober_at_a_time();
+    let dir = TempDir::new("not-regular");
+    copy_tables(&dir.0);
+    std::fs::remove_file(dir.0.join("KRvK.rtbw")).unwrap();
+    let made = std::process::Command::new("mkfifo").arg(dir.0.join("KRvK.rtbw")).status();
+    assert!(made.unwrap().success(), "mkfifo");
+    std::fs::remove_file(dir.0.join("KNvK.rtbw")).unwrap();
+    std::fs::create_dir(dir.0.join("KNvK.rtbw")).unwrap();
+    let start = std::time::Instant::now();
+    let (_tb, report) = Tablebases::load(dir.0.to_str().unwrap(), Verify::Header).unwrap();
+    assert!(start.elapsed() < std::time::Duration::from_secs(5), "{:?}", start.elapsed());
+    for (file, kind) in [("KRvK.rtbw", "a FIFO"), ("KNvK.rtbw", "a directory")] {
+        assert_eq!(
+            problem_of(&report, file),
+            Some(TableProblem::Unreadable(format!("{kind}, not a regular file"))),
+            "{file}"
+        );
+    }
+    assert!(problem_of(&report, "KQvK.rtbw").is_none());
+}

@@ -97,20 +97,22 @@ pub fn samples_of(game: &Game, filter: &Filter, out: &mut Vec<Sample>, stats: &m
     }
 }
 
-/// Opens a file for reading, decompressing `.xz` files through the `xz` tool.
+/// Opens a data file for reading, decompressing `.xz` files through the `xz`
+/// tool (which reads the file this opened: what [`infile::InputFile::open`]
+/// checked, only a regular file, is what it decompresses).
 pub fn open(path: &Path) -> Result<Box<dyn Read + Send>, String> {
     let name = path.display();
+    let file = infile::InputFile::open(path)?.into_file();
     if path.extension().is_some_and(|e| e == "xz") {
         let child = Command::new("xz")
             .arg("-dc")
-            .arg(path)
+            .stdin(file)
             .stdout(Stdio::piped())
             .spawn()
             .map_err(|e| format!("cannot run xz for {name}: {e}"))?;
         let stdout = child.stdout.ok_or_else(|| format!("no output from xz for {name}"))?;
         Ok(Box::new(BufReader::with_capacity(1 << 20, stdout)))
     } else {
-        let file = std::fs::File::open(path).map_err(|e| format!("cannot open {name}: {e}"))?;
         Ok(Box::new(BufReader::with_capacity(1 << 20, file)))
     }
 }
@@ -307,5 +309,17 @@ mod tests {
         assert_eq!(data_files(&named).expect("exist"), named);
         assert_eq!(data_files(std::slice::from_ref(&dir)).expect("exists"), files);
         std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// A data path that is not a regular file is refused before anything is
+    /// read, with or without `.xz` (which would hand it to `xz`).
+    #[test]
+    fn only_regular_files_are_read() {
+        for path in ["/dev/zero", "/dev/zero.xz", "/tmp"] {
+            let path = Path::new(path);
+            let Err(e) = open(path) else { panic!("{} opened", path.display()) };
+            assert!(e.contains("not a regular file") || e.contains("cannot open"), "{e}");
+        }
+        assert!(open(Path::new("/dev/zero")).err().unwrap().contains("a character device"));
     }
 }

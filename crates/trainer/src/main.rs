@@ -266,10 +266,18 @@ fn write_quantised(
     std::fs::write(path, net.to_bytes()).map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// The largest checkpoint read: the float parameters of 4096 neurons with
+/// the factoriser are about 26 MB.
+const CHECKPOINT_LIMIT: u64 = 64 << 20;
+
+/// The bounds of a PGN file of match games: a game's move text with a score
+/// comment on every move fits in far less than a MiB a line.
+const PGN_LIMITS: infile::TextLimits = infile::TextLimits { line: 1 << 20, total: 4 << 30 };
+
 /// Reads float parameters written by [`write_checkpoint`]: their layout comes
 /// from the header (the size) and the length (whether the factoriser is there).
 fn read_params(path: &Path) -> Result<(Layout, Vec<f32>), String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let bytes = infile::InputFile::open(path)?.read_all(CHECKPOINT_LIMIT)?;
     let ok_header = bytes.len() >= 8 && &bytes[..4] == b"TSPF";
     let hidden =
         if ok_header { u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]) } else { 0 };
@@ -346,7 +354,7 @@ fn run_import_pgn(args: &[String]) -> Result<(), String> {
     let (mut games, mut positions) = (0u64, 0u64);
     let mut skipped = std::collections::BTreeMap::<String, u64>::new();
     for path in &paths {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = infile::InputFile::open(path)?.read_text(PGN_LIMITS)?;
         for pgn in trainer::pgn::parse_pgn(&text) {
             match trainer::pgn::to_game(&pgn, &players) {
                 Ok(game) => {

@@ -95,7 +95,7 @@ impl fmt::Display for NetError {
 
 impl std::error::Error for NetError {}
 
-const HEADER: usize = 16;
+const HEADER: usize = Network::HEADER_LEN;
 
 /// The layout field (bytes 14..16) of this engine's files: 0 for the layout
 /// of every net before king buckets (one bucket, not mirrored).
@@ -124,6 +124,8 @@ impl Network {
     pub const VERSION: u16 = 1;
     /// The length of a network file in bytes.
     pub const FILE_LEN: usize = file_len(HIDDEN);
+    /// The length of a network file's header in bytes.
+    pub const HEADER_LEN: usize = 16;
 
     /// Parses a network file (usable in `const` context). The network is
     /// returned by value: at run time prefer [`Network::from_bytes_boxed`],
@@ -169,8 +171,10 @@ impl Network {
         copy
     }
 
-    /// Reads a network file into `self` (usable in `const` context).
-    const fn read(&mut self, bytes: &[u8]) -> Result<(), NetError> {
+    /// Checks a network file's first [`HEADER_LEN`](Network::HEADER_LEN)
+    /// bytes against this engine, and returns the length the whole file must
+    /// have (usable in `const` context).
+    pub const fn check_header(bytes: &[u8]) -> Result<usize, NetError> {
         if bytes.len() < HEADER {
             return Err(NetError::Size { expected: Self::FILE_LEN, found: bytes.len() });
         }
@@ -195,8 +199,17 @@ impl Network {
         if layout != LAYOUT {
             return Err(NetError::Layout { found: layout });
         }
-        if bytes.len() != Self::FILE_LEN {
-            return Err(NetError::Size { expected: Self::FILE_LEN, found: bytes.len() });
+        Ok(Self::FILE_LEN)
+    }
+
+    /// Reads a network file into `self` (usable in `const` context).
+    const fn read(&mut self, bytes: &[u8]) -> Result<(), NetError> {
+        let expected = match Self::check_header(bytes) {
+            Ok(len) => len,
+            Err(e) => return Err(e),
+        };
+        if bytes.len() != expected {
+            return Err(NetError::Size { expected, found: bytes.len() });
         }
         let net = self;
         let mut at = HEADER;
@@ -238,11 +251,23 @@ impl Network {
         encode(HIDDEN, weights, self.output_bias)
     }
 
-    /// Reads a network file from disk.
+    /// Reads a network file from disk with bounds ([`infile`]): only a
+    /// regular file; its header first, and then, if the header is this
+    /// engine's and the file's size the one it implies, exactly the rest.
     pub fn load(path: &std::path::Path) -> Result<Box<Network>, String> {
-        let bytes =
-            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        Network::from_bytes_boxed(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+        let net_error = |e: NetError| format!("'{}': {e}", path.display());
+        let mut file = infile::InputFile::open(path)?;
+        if file.len() < HEADER as u64 {
+            let found = file.len() as usize;
+            return Err(net_error(NetError::Size { expected: Self::FILE_LEN, found }));
+        }
+        let mut bytes = file.read_header(HEADER)?;
+        let expected = Network::check_header(&bytes).map_err(net_error)?;
+        if file.len() != expected as u64 {
+            return Err(net_error(NetError::Size { expected, found: file.len() as usize }));
+        }
+        bytes.extend(file.read_all(expected as u64)?);
+        Network::from_bytes_boxed(&bytes).map_err(net_error)
     }
 
     /// The evaluation in centipawns for `side_to_move`, from the accumulator,
