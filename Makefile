@@ -10,12 +10,16 @@
 #   make EXE=/tmp/x           # any output path (OpenBench passes EXE)
 #   make EXE=x EVALFILE=net   # a network file for the build to embed
 #   make FEATURES=tune        # cargo features (the tune build: docs/search.md, Tuning)
-#   make check-builds         # builds portable, avx2 and native; each must give the same bench
+#   make install PREFIX=~/.local   # builds for this machine, installs PREFIX/bin/tessera
+#   make release              # dist/: the portable, avx2 and avx512 binaries, named with the
+#                             # version, and their SHA256SUMS (DIST= for another folder)
+#   make check-builds         # builds the release and native; each must give the same bench
 #
 # OpenBench builds Rust engines with this cargo command. The CPU goes to every
 # crate of the build through RUSTFLAGS (which replaces .cargo/config.toml's
 # target-cpu=native), not only to the binary: with fat LTO, code from a crate
-# built for another CPU would keep that CPU's instructions. Each ARCH builds in
+# built for another CPU would keep that CPU's instructions. `--target` names
+# the host, so that build scripts are built for this machine, not for ARCH. Each ARCH builds in
 # a target directory of its own (target/<ARCH>), so that switching between them
 # does not rebuild everything. EVALFILE is passed to the build as the
 # environment variable TESSERA_EVALFILE (an absolute path): crates/eval/build.rs
@@ -25,16 +29,27 @@ EXE ?= tessera
 FEATURES ?=
 ARCH ?= native
 RUSTFLAGS_EXTRA ?=
+DIST ?= dist
+PREFIX ?= /usr/local
+# The machine's own target, named explicitly: then RUSTFLAGS reach only the
+# engine's code, not the build scripts, which run here and must not need
+# instructions this CPU lacks (an avx512 release built on an AVX2 machine).
+HOST := $(shell rustc -vV | sed -n 's/^host: //p')
+# The package version, from the workspace's Cargo.toml.
+VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
+# The release binaries: name suffix and -C target-cpu, one pair each.
+RELEASES := portable:x86-64-v2 avx2:x86-64-v3 avx512:x86-64-v4
+RELEASE_NAME = tessera-$(VERSION)-$(shell uname -s | tr A-Z a-z)-$(1)
 
 ifneq ($(strip $(EVALFILE)),)
     export TESSERA_EVALFILE := $(abspath $(EVALFILE))
 endif
 
-.PHONY: default portable avx2 native check-builds test bench clean
+.PHONY: default portable avx2 native install release check-builds test bench clean
 
 default:
 	RUSTFLAGS="-C target-cpu=$(ARCH) $(RUSTFLAGS_EXTRA)" cargo rustc --release --bin tessera $(if $(strip $(FEATURES)),--features $(FEATURES)) \
-	    --target-dir target/$(ARCH) -- --emit link=$(EXE)
+	    --target $(HOST) --target-dir target/$(ARCH) -- --emit link=$(EXE)
 
 portable:
 	$(MAKE) default ARCH=x86-64-v2
@@ -44,6 +59,17 @@ avx2:
 
 native:
 	$(MAKE) default ARCH=native
+
+install:
+	$(MAKE) --no-print-directory default EXE=$(abspath target/tessera-install)
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 target/tessera-install $(DESTDIR)$(PREFIX)/bin/tessera
+
+release:
+	mkdir -p $(DIST)
+	$(foreach r,$(RELEASES),$(MAKE) --no-print-directory default ARCH=$(word 2,$(subst :, ,$(r))) \
+	    EXE=$(abspath $(DIST))/$(call RELEASE_NAME,$(word 1,$(subst :, ,$(r)))) &&) true
+	cd $(DIST) && sha256sum $(foreach r,$(RELEASES),$(call RELEASE_NAME,$(word 1,$(subst :, ,$(r))))) >SHA256SUMS
 
 check-builds:
 	scripts/check_builds.sh

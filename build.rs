@@ -3,6 +3,11 @@
 //! * `TESSERA_VERSION`, the version it reports (`id name Tessera 0.2.0 3f2a9c1`):
 //!   the package version and, in a git checkout, the short commit of the build;
 //!   a build from a source archive (no git, or no `.git`) has the version alone.
+//!   With it, what `tessera --version` says of the build: whether its sources
+//!   differ from that commit (`TESSERA_SOURCES_MODIFIED`), the compiler
+//!   (`TESSERA_RUSTC`), the `-C target-cpu` given (`TESSERA_TARGET_CPU`) and
+//!   the newest x86-64 level whose features the build enables
+//!   (`TESSERA_CPU_LEVEL`).
 //! * The start-up CPU check (see `src/cpu_check.rs`): writes `cpu_features.rs`
 //!   into `OUT_DIR`, the table of the CPU features this build targets
 //!   (`-C target-cpu=...`, `-C target-feature=...`) with where `cpuid` reports
@@ -105,7 +110,18 @@ const NOT_CPU: &[&str] = &["crt-static"];
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
-    println!("cargo:rustc-env=TESSERA_VERSION={}", version());
+    let commit = commit();
+    let version = std::env::var("CARGO_PKG_VERSION").unwrap_or_default();
+    let version = match &commit {
+        Some(commit) => format!("{version} {}", commit.short),
+        None => version,
+    };
+    println!("cargo:rustc-env=TESSERA_VERSION={version}");
+    let modified = commit.as_ref().is_some_and(|c| c.modified);
+    println!("cargo:rustc-env=TESSERA_SOURCES_MODIFIED={modified}");
+    println!("cargo:rustc-env=TESSERA_RUSTC={}", rustc_version());
+    println!("cargo:rustc-env=TESSERA_TARGET_CPU={}", target_cpu());
+    println!("cargo:rustc-env=TESSERA_CPU_LEVEL={}", cpu_level());
     println!("cargo:rerun-if-changed=src/cpu_check.rs");
     println!("cargo:rerun-if-env-changed=CARGO_ENCODED_RUSTFLAGS");
     println!("cargo:rustc-check-cfg=cfg(tessera_cpu_check)");
@@ -193,12 +209,24 @@ fn features_of(cpu: &str, target: &str) -> Vec<String> {
         .collect()
 }
 
-/// The package version, then the short commit where the sources are a git
-/// checkout of their own (not sources that merely sit inside another repository).
-/// Asks cargo to run this again when the checkout moves to another commit.
-fn version() -> String {
+/// The commit a build's sources are: its short name, and whether the
+/// files the binary is built from differ from it.
+struct Commit {
+    short: String,
+    modified: bool,
+}
+
+/// What the binary is built from, for [`Commit::modified`]; cargo runs
+/// this again when any of them changes.
+const SOURCES: &[&str] =
+    &["src", "crates", "build.rs", "Cargo.toml", "Cargo.lock", "rust-toolchain.toml", ".cargo"];
+
+/// The commit where the sources are a git checkout of their own (not sources
+/// that merely sit inside another repository), `None` elsewhere. Asks cargo
+/// to run this again when the checkout moves to another commit or a source
+/// file changes.
+fn commit() -> Option<Commit> {
     let dir = std::path::PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default());
-    let version = std::env::var("CARGO_PKG_VERSION").unwrap_or_default();
     let git = |args: &[&str]| -> Option<String> {
         let out = std::process::Command::new("git").arg("-C").arg(&dir).args(args).output().ok()?;
         let text = String::from_utf8(out.stdout).ok()?;
@@ -208,19 +236,73 @@ fn version() -> String {
         a.canonicalize().ok().is_some_and(|a| b.canonicalize().ok() == Some(a))
     };
     let own = git(&["rev-parse", "--show-toplevel"]).is_some_and(|top| same(top.as_ref(), &dir));
-    let Some(commit) = own.then(|| git(&["rev-parse", "--short", "HEAD"])).flatten() else {
-        return version;
-    };
+    let short = own.then(|| git(&["rev-parse", "--short", "HEAD"])).flatten()?;
     // HEAD names the branch (or the commit); the branch's file, the packed refs or
     // HEAD's log changes with every commit, checkout and reset. Only files that
     // exist are named: cargo would run this on every build for one that does not.
     let branch = git(&["symbolic-ref", "-q", "HEAD"]);
-    for name in ["HEAD", "logs/HEAD", "packed-refs"].into_iter().chain(branch.as_deref()) {
+    for name in ["HEAD", "logs/HEAD", "packed-refs", "index"].into_iter().chain(branch.as_deref()) {
         if let Some(path) = git(&["rev-parse", "--git-path", name]).map(|p| dir.join(p))
             && path.is_file()
         {
             println!("cargo:rerun-if-changed={}", path.display());
         }
     }
-    format!("{version} {commit}")
+    let sources: Vec<&str> = SOURCES.iter().copied().filter(|s| dir.join(s).exists()).collect();
+    for source in &sources {
+        println!("cargo:rerun-if-changed={source}");
+    }
+    let mut status = vec!["status", "--porcelain", "--untracked-files=no", "--"];
+    status.extend(&sources);
+    let modified = git(&status).is_none_or(|changes| !changes.is_empty());
+    Some(Commit { short, modified })
+}
+
+/// `rustc --version` of the compiler cargo runs.
+fn rustc_version() -> String {
+    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    std::process::Command::new(rustc)
+        .arg("--version")
+        .output()
+        .ok()
+        .and_then(|out| String::from_utf8(out.stdout).ok())
+        .map_or_else(|| "rustc (version unknown)".into(), |v| v.trim().to_string())
+}
+
+/// The `-C target-cpu` the build was given (`native` from .cargo/config.toml,
+/// or the Makefile's `ARCH`), or `default` for the target's baseline.
+fn target_cpu() -> String {
+    let flags = std::env::var("CARGO_ENCODED_RUSTFLAGS").unwrap_or_default();
+    let flags: Vec<&str> = flags.split('\x1f').collect();
+    let mut cpu = None;
+    for (i, flag) in flags.iter().enumerate() {
+        let value = match flag.strip_prefix("-C") {
+            Some("") => flags.get(i + 1).copied(),
+            Some(joined) => Some(joined),
+            None => None,
+        };
+        if let Some(name) = value.and_then(|v| v.strip_prefix("target-cpu=")) {
+            cpu = Some(name.to_string());
+        }
+    }
+    cpu.unwrap_or_else(|| "default".into())
+}
+
+/// The newest x86-64 level (`x86-64-v4` to `x86-64-v2`, else `x86-64`)
+/// whose every feature, as rustc lists them, this build enables; the target
+/// architecture's name elsewhere.
+fn cpu_level() -> String {
+    let env = |name: &str| std::env::var(name).unwrap_or_default();
+    if env("CARGO_CFG_TARGET_ARCH") != "x86_64" {
+        return env("CARGO_CFG_TARGET_ARCH");
+    }
+    let enabled = env("CARGO_CFG_TARGET_FEATURE");
+    let enabled: Vec<&str> = enabled.split(',').collect();
+    ["x86-64-v4", "x86-64-v3", "x86-64-v2"]
+        .into_iter()
+        .find(|level| {
+            features_of(level, &env("TARGET")).iter().all(|f| enabled.contains(&f.as_str()))
+        })
+        .unwrap_or("x86-64")
+        .to_string()
 }

@@ -51,7 +51,9 @@ fn main() -> ExitCode {
         Some("datagen") => datagen::run(&args[1..]),
         Some("tune-spsa") => tune_spsa(),
         Some("--version" | "-V") => {
-            println!("Tessera {}", tessera::VERSION);
+            for line in tessera::build_info::lines() {
+                println!("{line}");
+            }
             ExitCode::SUCCESS
         }
         Some("help" | "--help" | "-h") => {
@@ -72,14 +74,16 @@ fn main() -> ExitCode {
                 "       tessera tune-spsa                     OpenBench SPSA input (tune build)"
             );
             println!(
-                "       tessera --version                    the version and the commit built"
+                "       tessera --version                    what this build is: commit, CPU, network, compiler"
             );
             ExitCode::SUCCESS
         }
         Some(_) => {
-            // Each argument is one UCI line; the loop ends after the last one.
+            // Each argument is one UCI line; the loop ends after the last one,
+            // once a search that ends by itself has reached its limit.
             let lines = args.join("\n") + "\n";
-            uci::run(std::io::Cursor::new(lines), uci::output::Output::new(std::io::stdout()));
+            let out = uci::output::Output::new(std::io::stdout());
+            uci::run_commands(std::io::Cursor::new(lines), out);
             ExitCode::SUCCESS
         }
     }

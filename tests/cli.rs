@@ -1,12 +1,17 @@
-//! The testers' contract on the command line: `tessera bench` is deterministic
-//! and ends with `N nodes M nps`; other arguments run in order as UCI commands
-//! (`tessera "genfens 10 seed 1 book None" quit`, as OpenBench sends).
+//! The binary's command line, the testers' contract: `tessera bench` is
+//! deterministic and ends with `N nodes M nps`; other arguments run in order
+//! as UCI commands (`tessera "genfens 10 seed 1 book None" quit`, as OpenBench
+//! sends), and a `go` among them runs to its limit, as Stockfish's does;
+//! `--version` and the UCI command `compiler` say what the build is.
 
+mod common;
+
+use common::{Engine, SLOW, binary};
 use std::process::Command;
 
+/// The lines the binary prints for `args`, once it has exited by itself.
 fn run(args: &[&str]) -> Vec<String> {
-    let out =
-        Command::new(env!("CARGO_BIN_EXE_tessera")).args(args).output().expect("the engine runs");
+    let out = Command::new(binary()).args(args).output().expect("the engine runs");
     assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout).expect("UTF-8").lines().map(str::to_string).collect()
 }
@@ -53,5 +58,105 @@ fn arguments_run_in_order_as_uci_commands() {
         fens[1].starts_with("Fen: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w"),
         "{}",
         fens[1]
+    );
+}
+
+#[test]
+fn a_go_given_as_an_argument_runs_to_its_limit() {
+    for args in [&["position startpos", "go depth 8"][..], &["go depth 8", "quit"]] {
+        let lines = run(args);
+        let depth8 = lines.iter().position(|l| l.starts_with("info depth 8 "));
+        let best = lines.iter().position(|l| l.starts_with("bestmove "));
+        assert!(depth8.is_some() && best > depth8, "{args:?}: {lines:?}");
+        assert_eq!(lines.iter().filter(|l| l.starts_with("bestmove ")).count(), 1);
+    }
+}
+
+/// A search that only `stop` could end is stopped when the arguments run out.
+#[test]
+fn an_infinite_go_given_as_an_argument_ends_with_the_arguments() {
+    let lines = run(&["go infinite"]);
+    assert_eq!(lines.iter().filter(|l| l.starts_with("bestmove ")).count(), 1, "{lines:?}");
+}
+
+/// `git` in the repository, where it is one of its own.
+fn git(args: &[&str]) -> Option<String> {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let out = Command::new("git").arg("-C").arg(root).args(args).output().ok()?;
+    out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+#[test]
+fn version_and_compiler_say_what_the_build_is() {
+    let version = run(&["--version"]);
+    let mut e = Engine::start();
+    e.send("compiler");
+    e.send("isready");
+    let (_, compiler) = e.wait_for(SLOW, |l| l == "readyok");
+    assert_eq!(compiler, version, "`compiler` and `--version` differ");
+
+    let field = |name: &str| -> String {
+        let prefix = format!("{name}: ");
+        let line = version.iter().find(|l| l.starts_with(&prefix));
+        line.unwrap_or_else(|| panic!("no {name} in {version:?}"))[prefix.len()..].to_string()
+    };
+    let root = std::fs::canonicalize(env!("CARGO_MANIFEST_DIR")).unwrap();
+    let own = git(&["rev-parse", "--show-toplevel"])
+        .is_some_and(|top| std::fs::canonicalize(top).ok() == Some(root));
+    match own.then(|| git(&["rev-parse", "--short", "HEAD"])).flatten() {
+        Some(commit) => {
+            let sources = ["src", "crates", "build.rs", "Cargo.toml", "Cargo.lock"];
+            let mut status = vec!["status", "--porcelain", "--untracked-files=no", "--"];
+            status.extend(sources);
+            let modified = !git(&status).unwrap_or_default().is_empty();
+            let expected = if modified {
+                format!("{commit}, with uncommitted changes")
+            } else {
+                commit.clone()
+            };
+            assert_eq!(field("commit"), expected);
+            assert_eq!(version[0], format!("Tessera {} {commit}", env!("CARGO_PKG_VERSION")));
+        }
+        None => assert!(field("commit").starts_with("unknown"), "{version:?}"),
+    }
+    let cpu = field("cpu");
+    assert!(cpu.starts_with("x86-64") || !cfg!(target_arch = "x86_64"), "{cpu}");
+    assert!(cpu.contains("built with target-cpu "), "{cpu}");
+    let pext = cfg!(all(target_arch = "x86_64", target_feature = "bmi2"));
+    assert_eq!(field("slider attacks"), if pext { "PEXT (BMI2)" } else { "magic bitboards" });
+    let avx2 = cfg!(target_feature = "avx2") && !cfg!(target_feature = "avx512bw");
+    assert_eq!(field("network code").starts_with("256-bit vectors (AVX2)"), avx2);
+    assert_eq!(
+        field("network"),
+        format!(
+            "{}, sha256 {}, {} hidden neurons",
+            eval::nnue::EMBEDDED_NAME,
+            &eval::nnue::EMBEDDED_SHA256[..12],
+            eval::nnue::HIDDEN
+        )
+    );
+    let rustc = Command::new(std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into()))
+        .arg("--version")
+        .output()
+        .unwrap();
+    assert_eq!(field("compiler"), String::from_utf8_lossy(&rustc.stdout).trim());
+    assert!(e.quit(SLOW));
+}
+
+/// `eval` shows the board with what each piece adds, then the evaluation.
+#[test]
+fn eval_explains_itself_piece_by_piece() {
+    let lines = run(&["position startpos", "eval"]);
+    let last = lines.last().unwrap();
+    assert!(last.starts_with("info string static eval "), "{lines:?}");
+    // Under each rank of pieces, a value for each piece but the king.
+    let rank1 = lines.iter().position(|l| l.starts_with(" |   R   |   N   |")).unwrap();
+    let values: Vec<&str> =
+        lines[rank1 + 1].split('|').map(str::trim).filter(|s| !s.is_empty()).collect();
+    assert_eq!(values.len(), 7, "{}", lines[rank1 + 1]);
+    assert!(values.iter().all(|v| v.parse::<i32>().unwrap() > 0), "{values:?}");
+    let rank8 = lines.iter().position(|l| l.starts_with(" |   r   |   n   |")).unwrap();
+    assert!(
+        lines[rank8 + 1].split('|').filter_map(|v| v.trim().parse::<i32>().ok()).all(|v| v < 0)
     );
 }

@@ -38,6 +38,8 @@ pub enum Command {
     Display,
     /// `eval`: show the static evaluation.
     Eval,
+    /// `compiler`: show what this build is.
+    Compiler,
     /// `quit`.
     Quit,
 }
@@ -78,6 +80,7 @@ pub fn parse(line: &str, current: &Position, settings: &Settings) -> Result<Comm
         "stop" => Ok(Command::Stop),
         "ponderhit" => Ok(Command::PonderHit),
         "d" => Ok(Command::Display),
+        "compiler" => Ok(Command::Compiler),
         "eval" => Ok(Command::Eval),
         "position" => parse_position(rest, chess960).map(Command::Position),
         "setoption" => parse_setoption(rest, settings),

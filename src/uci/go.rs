@@ -122,13 +122,7 @@ pub fn parse_go(tokens: &[&str], board: &Board, chess960: bool) -> Go {
     }
     // A `go` whose limits were all lost would search without end, and a GUI
     // waiting for its move would lose on time: search a little instead.
-    let unbounded = limits.time[board.side_to_move() as usize].is_none()
-        && limits.move_time.is_none()
-        && limits.depth.is_none()
-        && limits.nodes.is_none()
-        && limits.mate.is_none()
-        && !limits.infinite
-        && !limits.ponder;
+    let unbounded = !limits.has_limit(board.side_to_move()) && !limits.infinite && !limits.ponder;
     if unbounded && !ignored.is_empty() {
         limits.depth = Some(1);
         ignored.push("no limit left: searching to depth 1".into());

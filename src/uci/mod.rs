@@ -19,6 +19,7 @@
 //! other ranks; theirs reads those commands (docs/cluster.md).
 
 mod command;
+mod eval_board;
 pub mod go;
 pub mod input;
 pub mod options;
@@ -55,6 +56,20 @@ struct Engine {
     network: Arc<eval::nnue::Network>,
     /// The random choices of `UCI_LimitStrength` (reseeded by `StrengthSeed`).
     rng: Rng,
+    /// Whether the last search started ends by itself (not `infinite`, not
+    /// `ponder`): what [`AtTheEnd::LetItFinish`] waits for.
+    search_ends_by_itself: bool,
+}
+
+/// What `quit` or the end of input does to a search under way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AtTheEnd {
+    /// Stop it at once: the GUI is gone, or asked to quit.
+    StopTheSearch,
+    /// Let a search that ends by itself (a depth, nodes, a clock) reach its
+    /// limit first, as Stockfish does with commands given as arguments; an
+    /// `infinite` or `ponder` search, which nothing else could end, is stopped.
+    LetItFinish,
 }
 
 /// Runs the UCI loop on `input` until `quit` or end of input. Fails only if
@@ -63,11 +78,27 @@ pub fn run(input: impl BufRead, out: Output) -> ExitCode {
     run_in_cluster(input, out, Arc::new(search::Alone))
 }
 
+/// Runs the commands of the program's arguments, one a line: as [`run`],
+/// but a search still under way at the end runs to its limit
+/// ([`AtTheEnd::LetItFinish`]).
+pub fn run_commands(input: impl BufRead, out: Output) -> ExitCode {
+    run_with(input, out, Arc::new(search::Alone), AtTheEnd::LetItFinish)
+}
+
 /// Runs the UCI loop as one rank of `cluster` (see the module documentation).
 pub fn run_in_cluster(
     input: impl BufRead,
     out: Output,
     cluster: Arc<dyn search::Cluster>,
+) -> ExitCode {
+    run_with(input, out, cluster, AtTheEnd::StopTheSearch)
+}
+
+fn run_with(
+    input: impl BufRead,
+    out: Output,
+    cluster: Arc<dyn search::Cluster>,
+    at_the_end: AtTheEnd,
 ) -> ExitCode {
     let reporter = Arc::new(UciReporter {
         out: out.clone(),
@@ -94,6 +125,7 @@ pub fn run_in_cluster(
         perft: None,
         network: eval::nnue::embedded(),
         rng: Rng::from_seed_or_clock(0),
+        search_ends_by_itself: false,
     };
     for line in Lines::new(input) {
         let go_on = match line {
@@ -119,6 +151,9 @@ pub fn run_in_cluster(
     // A script's `go perft N` then `quit` (or end of input) expects the count.
     if let Some(job) = engine.perft.take() {
         job.finish();
+    }
+    if at_the_end == AtTheEnd::LetItFinish && engine.search_ends_by_itself {
+        engine.pool.wait_idle();
     }
     engine.stop_search();
     engine.pool.wait_idle();
@@ -217,6 +252,8 @@ impl Engine {
                     features: self.settings.search_features,
                 };
                 let job = self.limit_strength(job);
+                self.search_ends_by_itself =
+                    job.limits.ends_by_itself(job.position.board().side_to_move());
                 self.pool.start(job);
             }
             Command::Stop => {
@@ -243,11 +280,21 @@ impl Engine {
                 }
             }
             Command::Eval => {
+                let board = self.position.board();
+                let values = eval::piece_values(&self.network, board);
+                for line in eval_board::diagram(board, &values).lines() {
+                    self.out.line(line);
+                }
                 let score = eval::evaluate(&self.network, self.position.board());
                 self.out.line(&format!(
                     "info string static eval {score} cp (side to move), network {}",
                     self.settings.eval_file
                 ));
+            }
+            Command::Compiler => {
+                for line in crate::build_info::lines() {
+                    self.out.line(&line);
+                }
             }
             Command::Quit => return false,
         }

@@ -3,7 +3,8 @@
 //!
 //! The search keeps an [`nnue::Accumulator`] per ply and calls
 //! [`nnue::Network::evaluate`]; [`evaluate`] is the from-scratch evaluation of
-//! one board, for the UCI `eval` command and for tests.
+//! one board, for the UCI `eval` command and for tests, and [`piece_values`]
+//! what each piece adds to it.
 
 #![warn(missing_docs)]
 
@@ -23,9 +24,50 @@ pub fn evaluate(net: &nnue::Network, board: &Board) -> i32 {
     net.evaluate(&acc, board.side_to_move())
 }
 
+/// What each piece is worth to the evaluation of `board`, in centipawns from
+/// White's point of view: the evaluation minus the evaluation of the board
+/// without that piece (kings excepted: the board needs them). `None` where a
+/// square has no piece or a king. The pieces' parts need not add up to the
+/// whole: the network weighs each piece against all the others.
+pub fn piece_values(net: &nnue::Network, board: &Board) -> [Option<i32>; 64] {
+    let acc = nnue::Accumulator::new(net, board);
+    let us = board.side_to_move();
+    let white_view = |eval: i32| if us == board::Color::White { eval } else { -eval };
+    let whole = white_view(net.evaluate(&acc, us));
+    let mut values = [None; 64];
+    for sq in board.occupied() {
+        if board.piece_on(sq) == Some(board::Piece::King) {
+            continue;
+        }
+        let without = net.evaluate(&acc.without_piece(net, board, sq), us);
+        values[sq as usize] = Some(whole - white_view(without));
+    }
+    values
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_piece_is_worth_what_its_removal_costs() {
+        let board = Board::from_fen("4k3/8/8/3q4/8/8/8/R3K3 w - - 0 1").unwrap();
+        let values = piece_values(&nnue::EMBEDDED, &board);
+        let at = |s: &str| values[s.parse::<board::Square>().unwrap() as usize];
+        // The same as evaluating the smaller positions from scratch.
+        let without = |fen: &str| {
+            let b = Board::from_fen(fen).unwrap();
+            evaluate(&nnue::EMBEDDED, &b)
+        };
+        let whole = evaluate(&nnue::EMBEDDED, &board);
+        assert_eq!(at("a1"), Some(whole - without("4k3/8/8/3q4/8/8/8/4K3 w - - 0 1")));
+        assert_eq!(at("d5"), Some(whole - without("4k3/8/8/8/8/8/8/R3K3 w - - 0 1")));
+        assert!(at("a1").unwrap() > 200 && at("d5").unwrap() < -400, "{values:?}");
+        assert_eq!((at("e1"), at("e8"), at("b2")), (None, None, None));
+        // Black to move: still White's point of view.
+        let black = Board::from_fen("4k3/8/8/3q4/8/8/8/R3K3 b - - 0 1").unwrap();
+        assert!(piece_values(&nnue::EMBEDDED, &black)[0].unwrap() > 200);
+    }
 
     fn eval_fen(fen: &str) -> i32 {
         evaluate(&nnue::EMBEDDED, &Board::from_fen(fen).expect("valid FEN"))

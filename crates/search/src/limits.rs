@@ -30,3 +30,22 @@ pub struct SearchLimits {
     /// Only these root moves (empty: all).
     pub search_moves: Vec<Move>,
 }
+
+impl SearchLimits {
+    /// Whether the search ends by itself, for `side` to move: it has a
+    /// limit (a clock, a move time, a depth, nodes, a mate) and is neither
+    /// `infinite` nor `ponder`, which end only on `stop` or `ponderhit`.
+    pub fn ends_by_itself(&self, side: board::Color) -> bool {
+        !self.infinite && !self.ponder && self.has_limit(side)
+    }
+
+    /// Whether any limit bounds the search, for `side` to move.
+    pub fn has_limit(&self, side: board::Color) -> bool {
+        self.time[side as usize].is_some()
+            || self.move_time.is_some()
+            || self.depth.is_some()
+            || self.nodes.is_some()
+            || self.soft_nodes.is_some()
+            || self.mate.is_some()
+    }
+}

@@ -129,6 +129,25 @@ impl Accumulator {
         Accumulator { values: Color::ALL.map(|perspective| fresh(net, board, perspective)) }
     }
 
+    /// This accumulator (of `board`) with the piece on `sq` taken off: the
+    /// position without it, as the network sees it. Not a king's square,
+    /// whose piece decides how each side sees the board.
+    pub fn without_piece(&self, net: &Network, board: &Board, sq: Square) -> Accumulator {
+        let (Some(color), Some(piece)) = (board.color_on(sq), board.piece_on(sq)) else {
+            return *self;
+        };
+        debug_assert!(piece != Piece::King, "the king on {sq} cannot be taken off");
+        let mut out = *self;
+        for perspective in Color::ALL {
+            let v = view(perspective, board.king(perspective));
+            let row = &net.feature_weights[feature_index(perspective, v, color, piece, sq)];
+            for (x, &w) in out.values[perspective as usize].iter_mut().zip(row) {
+                *x = x.wrapping_sub(w);
+            }
+        }
+        out
+    }
+
     /// The accumulator after `mv` (legal in `board`, whose accumulator this is).
     #[inline]
     pub fn play(&self, net: &Network, board: &Board, mv: Move) -> Accumulator {

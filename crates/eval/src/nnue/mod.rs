@@ -34,6 +34,28 @@ pub static EMBEDDED: Network =
         Err(_) => panic!("the embedded network is not a valid network of this engine"),
     };
 
+/// The file name of the embedded network (`gen9.nnue`, or the one
+/// `EVALFILE` gave the build).
+pub const EMBEDDED_NAME: &str = env!("TESSERA_NET_NAME");
+
+/// The sha256 of the embedded network's file, in hexadecimal.
+pub const EMBEDDED_SHA256: &str = env!("TESSERA_NET_SHA256");
+
+/// The widest vectors the build lets the compiler use in the network's code
+/// (the accumulator update and the output layer, which it vectorises), in bits,
+/// with the instruction set that has them.
+pub const VECTOR_WIDTH: (u32, &str) = if cfg!(target_feature = "avx512bw") {
+    (512, "AVX-512BW")
+} else if cfg!(target_feature = "avx2") {
+    (256, "AVX2")
+} else if cfg!(target_feature = "sse2") {
+    (128, "SSE2")
+} else if cfg!(target_feature = "neon") {
+    (128, "NEON")
+} else {
+    (0, "no vector instructions")
+};
+
 /// The embedded network, shared: copied once, at the first call, onto the
 /// heap; every later call hands out the same [`Arc`].
 pub fn embedded() -> Arc<Network> {
@@ -44,6 +66,18 @@ pub fn embedded() -> Arc<Network> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_embedded_network_is_named_with_its_digest() {
+        assert!(EMBEDDED_NAME.ends_with(".nnue"), "{EMBEDDED_NAME}");
+        assert_eq!(EMBEDDED_SHA256.len(), 64);
+        assert!(EMBEDDED_SHA256.bytes().all(|b| b.is_ascii_hexdigit()));
+        if EMBEDDED_NAME == "gen9.nnue" {
+            // The digest the nets' README gives for the default network.
+            let readme = include_str!("../../nets/README.md");
+            assert!(readme.contains(EMBEDDED_SHA256), "{EMBEDDED_SHA256}");
+        }
+    }
 
     #[test]
     fn the_embedded_network_is_shared_not_copied() {
