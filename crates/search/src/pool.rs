@@ -13,9 +13,15 @@
 //! sits behind a `RwLock` that each thread read-locks once for a whole
 //! search; resizing or clearing write-locks it while the pool is idle.
 //!
-//! A refused resource never takes the pool down: a new table is allocated
-//! before the old one is freed, and a new set of threads is started before the
-//! old set retires, so when the system says no the pool keeps what it had.
+//! A refused resource never takes the pool down: a new set of threads is
+//! started before the old set retires, so when the system refuses a thread the
+//! pool keeps what it had; a resized table frees the old memory first (so that
+//! the peak is the larger size, not the sum), and when the system refuses the
+//! new size the table is allocated again at the old one.
+//!
+//! The table is first touched by the threads of a [`tt::Placement`] that
+//! follows the NUMA policy and the thread count ([`crate::numa::table_placement`]):
+//! when either changes, the table is placed anew.
 //!
 //! In a cluster ([`ThreadPool::set_cluster`]) every rank runs a pool like this
 //! one on its own table; on the ranks that follow, thread 0 searches like a
@@ -256,8 +262,7 @@ impl ThreadPool {
         hash_mb: usize,
         reporter: Arc<dyn Reporter>,
     ) -> Result<ThreadPool, PoolError> {
-        let mut tt = TranspositionTable::try_new(hash_mb).map_err(PoolError::Memory)?;
-        tt.set_threads(threads.max(1));
+        let tt = TranspositionTable::try_new(hash_mb).map_err(PoolError::Memory)?;
         let shared = Arc::new(Shared {
             tt: RwLock::new(tt),
             signals: Signals::new(),
@@ -282,7 +287,18 @@ impl ThreadPool {
         let handles = spawn(&shared, threads.max(1))?;
         let mut pool = ThreadPool { shared, handles: Vec::new() };
         pool.install(handles);
+        pool.place_table();
         Ok(pool)
+    }
+
+    /// Places the table for the current threads and NUMA policy (the pool must be
+    /// idle); nothing happens when that placement is the table's already.
+    fn place_table(&self) {
+        let placement = crate::numa::table_placement(
+            self.shared.numa.lock().topology().as_ref(),
+            self.threads(),
+        );
+        self.shared.tt.write().set_placement(placement);
     }
 
     /// Makes `handles` the pool's threads (the pool must be idle): the old set
@@ -302,7 +318,9 @@ impl ThreadPool {
 
     /// Changes the number of threads (stops any search first). The new threads
     /// start before the old ones retire: if the system refuses one, the pool
-    /// keeps its old threads and says why.
+    /// keeps its old threads and says why. Where the threads are pinned to NUMA
+    /// nodes and the new ones use other nodes, the table is placed anew (and
+    /// emptied).
     pub fn set_threads(&mut self, threads: usize) -> Result<(), PoolError> {
         let threads = threads.max(1);
         if threads == self.threads() {
@@ -312,7 +330,7 @@ impl ThreadPool {
         self.wait_idle();
         let handles = spawn(&self.shared, threads)?;
         self.install(handles);
-        self.shared.tt.write().set_threads(threads);
+        self.place_table();
         Ok(())
     }
 
@@ -396,9 +414,10 @@ impl ThreadPool {
         self.wait_idle();
     }
 
-    /// Resizes the table (stops any search first). The new table is allocated
-    /// before the old one is freed: if the system refuses the memory, the old
-    /// table stays, entries and all.
+    /// Resizes the table (stops any search first). The old table is freed first:
+    /// if the system refuses the new size, the table is allocated again at the
+    /// old one (empty; see [`TranspositionTable::try_resize`]), and
+    /// [`Self::hash_info`] says what it has.
     pub fn resize_hash(&mut self, mb: usize) -> Result<(), tt::AllocError> {
         self.stop();
         self.wait_idle();
@@ -433,7 +452,8 @@ impl ThreadPool {
     }
 
     /// Sets how threads are pinned to NUMA nodes, and restarts the threads so
-    /// that they are pinned (or not) accordingly. If the system refuses a new
+    /// that they are pinned (or not) accordingly, and places the table anew
+    /// where that changes where it is touched. If the system refuses a new
     /// thread, the old threads and policy stay.
     pub fn set_numa_policy(&mut self, policy: NumaPolicy) -> Result<(), PoolError> {
         self.stop();
@@ -444,6 +464,7 @@ impl ThreadPool {
         match spawn(&self.shared, self.threads()) {
             Ok(handles) => {
                 self.install(handles);
+                self.place_table();
                 Ok(())
             }
             Err(e) => {
