@@ -14,8 +14,10 @@ use std::fmt;
 const BUCKET_BYTES: usize = 64;
 /// Buckets in one MiB.
 const BUCKETS_PER_MB: usize = (1 << 20) / BUCKET_BYTES;
-/// Buckets sampled by [`TranspositionTable::hashfull`].
-const HASHFULL_BUCKETS: usize = 1000;
+/// Buckets sampled by [`TranspositionTable::hashfull`]: 1000 entries, the
+/// resolution of a permille, in one 16 KiB read.
+const HASHFULL_BUCKETS: usize = 1000 / ENTRIES;
+const _: () = assert!(HASHFULL_BUCKETS * ENTRIES == 1000);
 
 /// Smallest table size in MiB; smaller requests (including `0`) are raised to it.
 pub const MIN_MB: usize = 1;
@@ -254,8 +256,8 @@ impl TranspositionTable {
     }
 
     /// Table occupancy in permille, as UCI `info hashfull` expects: entries of
-    /// the current generation among the first 1000 buckets (or all buckets if
-    /// there are fewer).
+    /// the current generation among the first 1000 entries (250 buckets; all
+    /// buckets if there are fewer).
     #[must_use]
     pub fn hashfull(&self) -> u32 {
         let sample = &self.buckets[..self.buckets.len().min(HASHFULL_BUCKETS)];

@@ -153,9 +153,16 @@ fn hashfull_empty_half_full() {
         }
     }
     assert_eq!(tt.hashfull(), 1000);
-    // Entries beyond the sample do not count.
+    // Entries beyond the sample (the first 250 buckets) do not count.
     tt.store(u64::MAX, &rec(1, 3, Bound::Exact));
     assert_eq!(tt.hashfull(), 1000);
+    tt.new_search();
+    for j in 0..3 {
+        tt.store(key_in_bucket(250, n, 8 + j), &rec(1, 3, Bound::Exact));
+    }
+    assert_eq!(tt.hashfull(), 0);
+    tt.store(key_in_bucket(249, n, 8), &rec(1, 3, Bound::Exact));
+    assert_eq!(tt.hashfull(), 1);
     tt.new_search();
     assert_eq!(tt.hashfull(), 0);
 
