@@ -5,6 +5,7 @@
 
 use crate::choice::{ThreadResult, choose};
 use crate::cluster::{Cluster, Remote};
+use crate::counters::Counters;
 use crate::params::MAX_DEPTH;
 use crate::pool::{SearchJob, Shared};
 use crate::report::{CurrentMoveReports, Reports, SearchOutcome};
@@ -21,9 +22,11 @@ use tt::{Bound, TranspositionTable};
 
 /// Thread `id`'s search context for `job`: in a cluster its stores are offered to the
 /// other ranks, its node counts include theirs, and thread 0 polls them.
+#[allow(clippy::too_many_arguments)]
 fn context<'a>(
     shared: &'a Shared,
     tt: &'a TranspositionTable,
+    counters: &'a Counters,
     stop: StopCheck<'a>,
     cluster: &'a dyn Cluster,
     id: usize,
@@ -37,6 +40,7 @@ fn context<'a>(
             stop,
             features: job.features,
             tb,
+            counts: counters.thread(id),
             current_move: None,
             share: None,
             breadcrumbs,
@@ -52,6 +56,7 @@ fn context<'a>(
         stop: stop.with_cluster(view),
         features: job.features,
         tb,
+        counts: counters.thread(id),
         current_move: None,
         share: Some(Share { cluster, depth: cluster.share_depth(), thread: id }),
         breadcrumbs,
@@ -71,7 +76,7 @@ pub(crate) fn main_search(shared: &Shared, worker: &mut Worker, job: &SearchJob)
     let stop = StopCheck::new(&shared.signals, &counters, 0, limits, Some(clock))
         .finishing_first_iteration();
     let tb = shared.tablebase.read();
-    let mut ctx = context(shared, &tt, stop, &*cluster, 0, job, &tb);
+    let mut ctx = context(shared, &tt, &counters, stop, &*cluster, 0, job, &tb);
     ctx.current_move = Some(CurrentMoveReports::new(&*shared.reporter, root, job.start));
     prepare(shared, worker, job, &tb);
     let reports = Reports {
@@ -82,6 +87,7 @@ pub(crate) fn main_search(shared: &Shared, worker: &mut Worker, job: &SearchJob)
         stop: &ctx.stop,
         lines: job.multipv.clamp(1, worker.root_moves.len().max(1)),
         tb: &tb,
+        counters: &counters,
     };
     if !worker.root_moves.is_empty() {
         deepen(shared, worker, &ctx, &reports, job);
@@ -282,7 +288,7 @@ pub(crate) fn helper_search(shared: &Shared, worker: &mut Worker, job: &SearchJo
     let lane = cluster.rank() * counters.len() + id;
     let stop = StopCheck::new(&shared.signals, &counters, id, &job.limits, None);
     let tb = shared.tablebase.read();
-    let ctx = context(shared, &tt, stop, &*cluster, id, job, &tb);
+    let ctx = context(shared, &tt, &counters, stop, &*cluster, id, job, &tb);
     prepare(shared, worker, job, &tb);
     // Under `go depth N` a helper keeps searching past N until the main thread stops
     // (its deeper entries still help the main thread; an idle helper is a wasted core),

@@ -14,6 +14,7 @@ mod breadcrumbs;
 mod choice;
 mod cluster;
 mod correction;
+mod counters;
 mod deepening;
 mod features;
 mod history;

@@ -31,6 +31,7 @@ use crate::breadcrumbs::Breadcrumbs;
 use crate::choice::{BestMoveChoice, ThreadResult};
 use crate::cluster::{Alone, Cluster};
 use crate::correction::CorrectionHistory;
+use crate::counters::Counters;
 use crate::deepening::{follower_search, helper_search, main_search};
 use crate::limits::SearchLimits;
 use crate::numa::NumaPolicy;
@@ -158,8 +159,8 @@ pub(crate) struct Shared {
     pub tt: RwLock<TranspositionTable>,
     /// The stop flag and the hold of `go infinite` / `go ponder`.
     pub signals: Signals,
-    /// Each thread's published node count.
-    pub counters: RwLock<Arc<[CachePadded<AtomicU64>]>>,
+    /// Each thread's counts (nodes, tablebase hits) and the node budget.
+    pub counters: RwLock<Arc<Counters>>,
     /// Each thread's latest line (see [`ThreadResult`]).
     pub results: Mutex<Vec<ThreadResult>>,
     control: Mutex<Control>,
@@ -203,7 +204,7 @@ impl Shared {
 
     /// The nodes of this process's threads, as last published.
     pub fn local_nodes(&self) -> u64 {
-        self.counters.read().iter().map(|c| c.load(Ordering::Relaxed)).sum()
+        self.counters.read().nodes()
     }
 
     /// The network a thread pinned to NUMA `node` evaluates with: the pool's
@@ -266,7 +267,7 @@ impl ThreadPool {
         let shared = Arc::new(Shared {
             tt: RwLock::new(tt),
             signals: Signals::new(),
-            counters: RwLock::new(Arc::from(Vec::new())),
+            counters: RwLock::new(Arc::new(Counters::new(0))),
             results: Mutex::new(Vec::new()),
             control: Mutex::new(Control::new()),
             wake: Condvar::new(),
@@ -306,8 +307,7 @@ impl ThreadPool {
     fn install(&mut self, handles: Vec<SearchThread>) {
         retire(&self.shared, std::mem::replace(&mut self.handles, handles));
         let threads = self.handles.len();
-        *self.shared.counters.write() =
-            (0..threads).map(|_| CachePadded::new(AtomicU64::new(0))).collect();
+        *self.shared.counters.write() = Arc::new(Counters::new(threads));
         *self.shared.results.lock() = vec![ThreadResult::default(); threads];
     }
 
@@ -348,9 +348,7 @@ impl ThreadPool {
             .then(|| TimeManager::new(&job.limits, root, job.move_overhead, job.start))
             .and_then(|clock| clock.hard_deadline());
         self.shared.signals.arm(job.limits.infinite || job.limits.ponder, deadline);
-        for c in self.shared.counters.read().iter() {
-            c.store(0, Ordering::Relaxed);
-        }
+        self.shared.counters.read().reset();
         self.shared.remote_nodes.store(0, Ordering::Relaxed);
         for r in self.shared.results.lock().iter_mut() {
             *r = ThreadResult::default();

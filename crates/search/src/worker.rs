@@ -67,6 +67,8 @@ pub(crate) struct SearchContext<'a> {
     pub features: crate::Features,
     /// The Syzygy tables (none loaded: every probe is `None`).
     pub tb: &'a crate::tablebase::Tablebase,
+    /// This thread's counts (its tablebase hits are counted there).
+    pub counts: &'a crate::counters::ThreadCounts,
     /// The main thread's `info currmove` reports (`None` for the helpers).
     pub current_move: Option<crate::report::CurrentMoveReports<'a>>,
     /// Where deep stores go to be shared with other ranks (`None` outside a cluster).
