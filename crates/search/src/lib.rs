@@ -13,6 +13,7 @@
 mod breadcrumbs;
 mod choice;
 mod cluster;
+mod control;
 mod correction;
 mod counters;
 mod deepening;

@@ -142,6 +142,9 @@ pub struct Worker {
     /// The NUMA node this worker's thread is pinned to (`None`: not pinned);
     /// the worker evaluates with that node's copy of the network.
     pub(crate) numa_node: Option<usize>,
+    /// The copy of the pool's network this worker's node evaluates with, as
+    /// the worker last found it (`Shared::network_for`).
+    pub(crate) node_network: Option<crate::pool::NodeNetwork>,
     /// The score of this thread's last completed iteration in its previous `go`
     /// of this game (`None` after `ucinewgame`): the falling-eval time rule's reference.
     pub(crate) previous_search_score: Option<i32>,
@@ -189,6 +192,7 @@ impl Worker {
             partial_root: None,
             previous_search_score: None,
             numa_node: None,
+            node_network: None,
         }
     }
 
