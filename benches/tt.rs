@@ -222,7 +222,7 @@ fn bench_clear(c: &mut Criterion) {
         let mut tt = TranspositionTable::new(mb);
         eprintln!("{label} table: {}, {}", tt.backing(), anon_huge_pages());
         for threads in [1, 2] {
-            tt.set_threads(threads);
+            tt.set_placement(tt::Placement::unpinned(threads));
             g.bench_function(format!("{label}/{threads}t"), |b| b.iter(|| tt.clear()));
         }
     }

@@ -123,10 +123,13 @@ fn refused_memory_and_threads_leave_a_working_engine() {
     let (line, _) = e.wait_for(SLOW, |_| true);
     assert!(line.starts_with("info string error: setoption: the system refused"), "{line}");
     assert!(line.contains("keeping 1 thread"), "{line}");
+    // The table the refused resize left (allocated again at 16 MB) stores entries.
     e.send("position startpos moves e2e4");
-    e.send("go depth 6");
-    let (mv, _) = one_bestmove(&mut e);
+    e.send("go depth 10");
+    let (mv, before) = one_bestmove(&mut e);
     assert!(is_legal("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", &mv));
+    let hashfull = before.iter().rev().find_map(|l| common::info_field(l, "hashfull"));
+    assert!(hashfull.is_some_and(|h| h != "0"), "nothing stored: {before:?}");
     // What fits still works.
     e.send("setoption name Threads value 3");
     e.send("setoption name Hash value 64");

@@ -344,8 +344,11 @@ impl Engine {
             match self.pool.resize_hash(new.hash_mb) {
                 Ok(()) => self.announce_hash(),
                 Err(e) => {
-                    self.error(&format!("setoption: {e}; the table stays at {} MB", old.hash_mb));
-                    new.hash_mb = old.hash_mb;
+                    // The old table was freed first and allocated again, empty.
+                    let (_, mb) = self.pool.hash_info();
+                    let stays = if mb == old.hash_mb { "stays at" } else { "is now" };
+                    self.error(&format!("setoption: {e}; the table {stays} {mb} MB"));
+                    new.hash_mb = mb;
                 }
             }
         }

@@ -84,6 +84,12 @@ impl Engine {
         Engine { child, stdin: Some(stdin), lines: rx, stderr, transcript: Vec::new() }
     }
 
+    /// The process id of the engine (or of the shell that runs it, for
+    /// [`Engine::start_with_memory_limit`], which `exec`s it: the same process).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// What the process wrote to stderr so far (empty unless kept).
     pub fn stderr(&self) -> String {
         self.stderr.lock().unwrap_or_else(|e| e.into_inner()).join("\n")

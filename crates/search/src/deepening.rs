@@ -3,8 +3,10 @@
 //! cluster the leader's main thread also collects the other ranks' lines for the
 //! vote, and on the other ranks thread 0 runs the helpers' loop (`follower_search`).
 
-use crate::choice::{ThreadResult, choose};
+use crate::choice::{BestMoveChoice, ThreadResult, choose};
 use crate::cluster::{Cluster, Remote};
+use crate::control::Search;
+use crate::counters::Counters;
 use crate::params::MAX_DEPTH;
 use crate::pool::{SearchJob, Shared};
 use crate::report::{CurrentMoveReports, Reports, SearchOutcome};
@@ -15,15 +17,16 @@ use crate::time::{
 };
 use crate::worker::{SearchContext, Share, Worker};
 use board::Move;
-use std::sync::Arc;
 use std::time::Instant;
 use tt::{Bound, TranspositionTable};
 
 /// Thread `id`'s search context for `job`: in a cluster its stores are offered to the
 /// other ranks, its node counts include theirs, and thread 0 polls them.
+#[allow(clippy::too_many_arguments)]
 fn context<'a>(
     shared: &'a Shared,
     tt: &'a TranspositionTable,
+    counters: &'a Counters,
     stop: StopCheck<'a>,
     cluster: &'a dyn Cluster,
     id: usize,
@@ -37,6 +40,7 @@ fn context<'a>(
             stop,
             features: job.features,
             tb,
+            counts: counters.thread(id),
             current_move: None,
             share: None,
             breadcrumbs,
@@ -52,6 +56,7 @@ fn context<'a>(
         stop: stop.with_cluster(view),
         features: job.features,
         tb,
+        counts: counters.thread(id),
         current_move: None,
         share: Some(Share { cluster, depth: cluster.share_depth(), thread: id }),
         breadcrumbs,
@@ -60,28 +65,29 @@ fn context<'a>(
 
 /// The main thread: iterative deepening with MultiPV, reports and the clock;
 /// then the wait for a hold (not for the helpers: see below), and the best move.
-pub(crate) fn main_search(shared: &Shared, worker: &mut Worker, job: &SearchJob) {
-    let tt = shared.tt.read();
-    let counters = Arc::clone(&shared.counters.read());
-    let cluster = shared.cluster();
+pub(crate) fn main_search(shared: &Shared, worker: &mut Worker, search: &Search) {
+    let job = &search.job;
+    let (tt, counters, tb) =
+        (&*search.resources.tt, &*search.resources.counters, &*search.resources.tablebase);
+    let cluster = &*search.resources.cluster;
     cluster.begin();
     let root = *job.position.board();
     let limits = &job.limits;
     let clock = TimeManager::new(limits, &root, job.move_overhead, job.start);
-    let stop = StopCheck::new(&shared.signals, &counters, 0, limits, Some(clock))
+    let stop = StopCheck::new(&shared.signals, counters, 0, limits, Some(clock))
         .finishing_first_iteration();
-    let tb = shared.tablebase.read();
-    let mut ctx = context(shared, &tt, stop, &*cluster, 0, job, &tb);
+    let mut ctx = context(shared, tt, counters, stop, cluster, 0, job, tb);
     ctx.current_move = Some(CurrentMoveReports::new(&*shared.reporter, root, job.start));
-    prepare(shared, worker, job, &tb);
+    prepare(shared, worker, search);
     let reports = Reports {
         reporter: &*shared.reporter,
         root,
         start: job.start,
-        tt: &tt,
+        tt,
         stop: &ctx.stop,
         lines: job.multipv.clamp(1, worker.root_moves.len().max(1)),
-        tb: &tb,
+        tb,
+        counters,
     };
     if !worker.root_moves.is_empty() {
         deepen(shared, worker, &ctx, &reports, job);
@@ -111,14 +117,17 @@ pub(crate) fn main_search(shared: &Shared, worker: &mut Worker, job: &SearchJob)
     if let Some(r) = &remote {
         shared.remote_nodes.store(r.nodes, std::sync::atomic::Ordering::Relaxed);
     }
-    announce(shared, worker, &reports, interrupted, remote);
+    announce(shared, worker, &reports, (interrupted, search.resources.choice), remote);
 }
 
-/// Sets up `worker` for `job`: the root moves it may play are those of
+/// Sets up `worker` for `search`: the root moves it may play are those of
 /// `go searchmoves`, narrowed to the moves that keep the tablebase result
 /// when the root is in the tables.
-fn prepare(shared: &Shared, worker: &mut Worker, job: &SearchJob, tb: &Tablebase) {
-    let network = shared.network_for(worker.numa_node);
+fn prepare(shared: &Shared, worker: &mut Worker, search: &Search) {
+    let (job, tb) = (&search.job, &*search.resources.tablebase);
+    let mut noted = worker.node_network.take();
+    let network = shared.network_for(&search.resources.network, worker.numa_node, &mut noted);
+    worker.node_network = noted;
     let correction = job.features.shared_correction.then_some(&shared.correction);
     match tb.root() {
         Some(root) => worker.prepare(&job.position, &root.moves(), network, correction),
@@ -222,7 +231,7 @@ fn announce(
     shared: &Shared,
     worker: &Worker,
     reports: &Reports,
-    interrupted: bool,
+    (interrupted, choice): (bool, BestMoveChoice),
     remote: Option<Remote>,
 ) {
     let mut results = shared.results.lock().clone();
@@ -231,7 +240,7 @@ fn announce(
     // state differs, e.g. after a refused command, must not hand us an illegal move).
     let playable = |r: &ThreadResult| r.best().is_some_and(|mv| worker.root_moves.contains(&mv));
     results.extend(remote.into_iter().flat_map(|r| r.lines).filter(playable));
-    let chosen_thread = choose(&results, *shared.choice.lock());
+    let chosen_thread = choose(&results, choice);
     let chosen = results.get(chosen_thread).cloned().unwrap_or_default();
     // The last `info` line describes the move played, with the final node count and
     // time: after an unfinished iteration (whose nodes no line has reported yet), when
@@ -275,15 +284,15 @@ fn skips_next_depth(id: usize, depth: i32) -> bool {
 /// Odd helpers skip a depth now and then so threads spread over neighbouring depths
 /// (feature `helperskip`, on by default); in a cluster the parity is that of the
 /// thread's place among all ranks' threads, so ranks spread like threads do.
-pub(crate) fn helper_search(shared: &Shared, worker: &mut Worker, job: &SearchJob, id: usize) {
-    let tt = shared.tt.read();
-    let counters = Arc::clone(&shared.counters.read());
-    let cluster = shared.cluster();
+pub(crate) fn helper_search(shared: &Shared, worker: &mut Worker, search: &Search, id: usize) {
+    let job = &search.job;
+    let (tt, counters, tb) =
+        (&*search.resources.tt, &*search.resources.counters, &*search.resources.tablebase);
+    let cluster = &*search.resources.cluster;
     let lane = cluster.rank() * counters.len() + id;
-    let stop = StopCheck::new(&shared.signals, &counters, id, &job.limits, None);
-    let tb = shared.tablebase.read();
-    let ctx = context(shared, &tt, stop, &*cluster, id, job, &tb);
-    prepare(shared, worker, job, &tb);
+    let stop = StopCheck::new(&shared.signals, counters, id, &job.limits, None);
+    let ctx = context(shared, tt, counters, stop, cluster, id, job, tb);
+    prepare(shared, worker, search);
     // Under `go depth N` a helper keeps searching past N until the main thread stops
     // (its deeper entries still help the main thread; an idle helper is a wasted core),
     // but only its iterations up to N take part in the choice of the move.
@@ -318,10 +327,10 @@ pub(crate) fn helper_search(shared: &Shared, worker: &mut Worker, job: &SearchJo
 /// helper (no clock, no output; the leader's stop ends the search), then sends the
 /// rank's lines to the leader — without waiting for the other threads to wind
 /// down, as the leader does not (each has published its last completed iteration).
-pub(crate) fn follower_search(shared: &Shared, worker: &mut Worker, job: &SearchJob) {
-    let cluster = shared.cluster();
+pub(crate) fn follower_search(shared: &Shared, worker: &mut Worker, search: &Search) {
+    let cluster = &search.resources.cluster;
     cluster.begin();
-    helper_search(shared, worker, job, 0);
+    helper_search(shared, worker, search, 0);
     let lines = shared.results.lock().clone();
-    cluster.finish(&lines, shared.local_nodes(), None);
+    cluster.finish(&lines, search.resources.counters.nodes(), None);
 }

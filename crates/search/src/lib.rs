@@ -13,7 +13,9 @@
 mod breadcrumbs;
 mod choice;
 mod cluster;
+mod control;
 mod correction;
+mod counters;
 mod deepening;
 mod features;
 mod history;

@@ -165,6 +165,27 @@ impl fmt::Display for NumaPolicy {
     }
 }
 
+/// Which threads first touch the transposition table for `threads` search threads
+/// pinned to the nodes of `topology` (`None`: nothing is pinned).
+///
+/// Unpinned, one thread per CPU the process may use, placed by the system. Pinned,
+/// one thread per CPU of every node that search threads are pinned to, each
+/// pinned to its node's CPUs: the table is then spread over the nodes the search
+/// runs on, in proportion to their CPUs (all of the machine's nodes once there
+/// are as many search threads as nodes), and placed on a node of its own when
+/// the search runs on one.
+pub fn table_placement(topology: Option<&Topology>, threads: usize) -> tt::Placement {
+    let Some(topology) = topology else { return tt::Placement::every_cpu() };
+    let mut nodes = topology.assign(threads.max(1));
+    nodes.sort_unstable();
+    nodes.dedup();
+    let cpus = nodes
+        .iter()
+        .flat_map(|&node| topology.cpus(node).iter().map(move |_| topology.cpus(node).to_vec()))
+        .collect();
+    tt::Placement::pinned(cpus, bind_current_thread)
+}
+
 /// Reads a CPU list as Linux writes it: `0-3,8,10-11` (an empty or
 /// whitespace-only text is the empty list). `None` if it is malformed.
 pub fn parse_cpu_list(text: &str) -> Option<Vec<usize>> {
@@ -316,6 +337,20 @@ mod tests {
         let nodes = uneven.assign(8);
         assert_eq!(nodes.iter().filter(|&&n| n == 1).count(), 6, "{nodes:?}");
         assert_eq!(Topology::new(vec![vec![0]]).unwrap().assign(3), [0, 0, 0]);
+    }
+
+    #[test]
+    fn the_table_is_touched_on_every_cpu_of_the_nodes_the_search_uses() {
+        let nodes = Topology::new(vec![vec![0, 1, 2], vec![3, 4]]).unwrap();
+        assert_eq!(table_placement(None, 4), tt::Placement::every_cpu());
+        let node0 = vec![0, 1, 2];
+        let node1 = vec![3, 4];
+        let one_node = tt::Placement::pinned(vec![node0.clone(); 3], bind_current_thread);
+        assert_eq!(table_placement(Some(&nodes), 1), one_node);
+        let both = vec![node0.clone(), node0.clone(), node0, node1.clone(), node1];
+        let both = tt::Placement::pinned(both, bind_current_thread);
+        assert_eq!(table_placement(Some(&nodes), 2), both);
+        assert_eq!(table_placement(Some(&nodes), 64), both);
     }
 
     #[test]

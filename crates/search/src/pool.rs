@@ -3,19 +3,29 @@
 //! Threads are created once (and re-created only when `Threads` changes); they
 //! park on a condition variable between searches. For each `go` every thread
 //! searches the same root with its own [`Worker`]; they share the
-//! transposition table, one stop flag and per-thread node counters in
-//! cache-padded atomics. Thread 0 is the main thread: it keeps the clock (the
-//! others read only the hard limit's deadline, published when the search
-//! starts), reports, stops the helpers and announces the best move.
+//! transposition table, one stop flag and per-thread counters on cache lines
+//! of their own. Thread 0 is the main thread: it keeps the clock (the others
+//! read only the hard limit's deadline, published when the search starts),
+//! reports, stops the helpers and announces the best move.
 //!
-//! Locks are taken only between searches and once per completed iteration
-//! (to publish a thread's result), never inside the search itself. The table
-//! sits behind a `RwLock` that each thread read-locks once for a whole
-//! search; resizing or clearing write-locks it while the pool is idle.
+//! A `go` is one command ([`crate::control`]): the job and every resource the
+//! search uses (table, tablebases, counters, cluster, network), issued under
+//! the pool's one mutex with a new epoch. A thread takes that lock once to
+//! take the command and then finds everything in it: the start of a search
+//! takes one lock per thread. After that, locks are taken only once per
+//! completed iteration (to publish a thread's result) and at the end, never
+//! inside the search itself. Between searches the pool owns the table and the
+//! tablebases alone and changes them in place.
 //!
-//! A refused resource never takes the pool down: a new table is allocated
-//! before the old one is freed, and a new set of threads is started before the
-//! old set retires, so when the system says no the pool keeps what it had.
+//! A refused resource never takes the pool down: a new set of threads is
+//! started before the old set retires, so when the system refuses a thread the
+//! pool keeps what it had; a resized table frees the old memory first (so that
+//! the peak is the larger size, not the sum), and when the system refuses the
+//! new size the table is allocated again at the old one.
+//!
+//! The table is first touched by the threads of a [`tt::Placement`] that
+//! follows the NUMA policy and the thread count ([`crate::numa::table_placement`]):
+//! when either changes, the table is placed anew.
 //!
 //! In a cluster ([`ThreadPool::set_cluster`]) every rank runs a pool like this
 //! one on its own table; on the ranks that follow, thread 0 searches like a
@@ -24,19 +34,21 @@
 use crate::breadcrumbs::Breadcrumbs;
 use crate::choice::{BestMoveChoice, ThreadResult};
 use crate::cluster::{Alone, Cluster};
+use crate::control::{Command, Control, Resources, Search};
 use crate::correction::CorrectionHistory;
+use crate::counters::Counters;
 use crate::deepening::{follower_search, helper_search, main_search};
 use crate::limits::SearchLimits;
 use crate::numa::NumaPolicy;
 use crate::params;
 use crate::report::{Reporter, SearchOutcome};
 use crate::stop::Signals;
-use crate::tablebase::{Tablebase, TablebaseOptions};
+use crate::tablebase::TablebaseOptions;
 use crate::time::TimeManager;
 use crate::worker::Worker;
 use board::Position;
 use crossbeam_utils::CachePadded;
-use parking_lot::{Condvar, Mutex, RwLock};
+use parking_lot::{Condvar, Mutex, MutexGuard};
 use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -91,90 +103,24 @@ pub struct SearchJob {
     pub features: crate::Features,
 }
 
-/// What the threads are told to do: one command per epoch.
-#[derive(Clone)]
-enum Command {
-    /// Search this job.
-    Search(Arc<SearchJob>),
-    /// Forget the histories (`ucinewgame`, `Clear Hash`).
-    ClearHistories,
-}
-
-/// The pool's commands to its threads, under the pool's mutex.
-///
-/// A command is a value of its epoch, not a flag that someone resets: it is
-/// replaced only by the next [`Control::issue`], when every thread has finished
-/// it. A thread that wakes late (after the others have finished) therefore
-/// still finds the command it woke for, and a `ClearHistories` is never missed.
-struct Control {
-    /// The latest command; `None` only before the first.
-    command: Option<Command>,
-    /// Incremented for every command.
-    epoch: u64,
-    /// Threads still working on the current command.
-    active: usize,
-}
-
-impl Control {
-    fn new() -> Control {
-        Control { command: None, epoch: 0, active: 0 }
-    }
-
-    /// Gives `threads` threads a new command (the pool must be idle).
-    fn issue(&mut self, command: Command, threads: usize) {
-        debug_assert_eq!(self.active, 0, "a command issued while the threads work");
-        self.command = Some(command);
-        self.epoch += 1;
-        self.active = threads;
-    }
-
-    /// The command a thread that last ran epoch `seen` has not run yet, if any.
-    fn take(&self, seen: &mut u64) -> Option<Command> {
-        if self.epoch == *seen {
-            return None;
-        }
-        *seen = self.epoch;
-        debug_assert!(self.command.is_some(), "every epoch has its command");
-        self.command.clone()
-    }
-
-    /// A thread has finished the current command. Returns whether to wake the
-    /// waiters: at 1 the main thread, waiting for the last helper, may go on;
-    /// at 0 the pool is idle.
-    fn finish(&mut self) -> bool {
-        self.active -= 1;
-        self.active <= 1
-    }
-}
-
-/// What the pool's threads share.
+/// What the pool's threads share besides the command (see [`crate::control`]).
 pub(crate) struct Shared {
-    pub tt: RwLock<TranspositionTable>,
     /// The stop flag and the hold of `go infinite` / `go ponder`.
     pub signals: Signals,
-    /// Each thread's published node count.
-    pub counters: RwLock<Arc<[CachePadded<AtomicU64>]>>,
     /// Each thread's latest line (see [`ThreadResult`]).
     pub results: Mutex<Vec<ThreadResult>>,
+    /// The command of the epoch and the resources of the next search.
     control: Mutex<Control>,
     wake: Condvar,
     idle: Condvar,
     pub reporter: Arc<dyn Reporter>,
-    pub choice: Mutex<BestMoveChoice>,
-    /// The evaluation network of the next searches.
-    pub network: Mutex<Arc<eval::nnue::Network>>,
     /// How threads are pinned to NUMA nodes (applied when threads start).
     numa: Mutex<NumaPolicy>,
     /// Per NUMA node in use, its copy of the network (see [`Shared::network_for`]).
     node_networks: Mutex<Vec<Option<NodeNetwork>>>,
     /// The node each thread was pinned to (`None`: not pinned).
     pinned: Mutex<Vec<Option<usize>>>,
-    /// The Syzygy tables and this search's root ranking: written while the
-    /// pool is idle, read-locked by each thread for a whole search.
-    pub tablebase: RwLock<Tablebase>,
     pub last_outcome: Mutex<Option<SearchOutcome>>,
-    /// The other ranks searching with this pool ([`Alone`] outside a cluster).
-    cluster: Mutex<Arc<dyn Cluster>>,
     /// The other ranks' nodes in the current search, as last heard (in a cluster).
     pub remote_nodes: CachePadded<AtomicU64>,
     /// The correction history the threads share under feature `sharedcorr`
@@ -190,41 +136,44 @@ impl Shared {
         self.results.lock()[id] = result;
     }
 
-    /// The cluster this pool searches in ([`Alone`] outside one).
-    pub fn cluster(&self) -> Arc<dyn Cluster> {
-        Arc::clone(&self.cluster.lock())
-    }
-
-    /// The nodes of this process's threads, as last published.
-    pub fn local_nodes(&self) -> u64 {
-        self.counters.read().iter().map(|c| c.load(Ordering::Relaxed)).sum()
-    }
-
-    /// The network a thread pinned to NUMA `node` evaluates with: the pool's
-    /// network itself for an unpinned thread, else the node's own copy of it,
+    /// The network a thread pinned to NUMA `node` evaluates `source` with:
+    /// `source` itself for an unpinned thread, else the node's own copy of it,
     /// made by the first thread of the node that asks (so its pages are first
     /// touched, and placed, on that node) and shared by the node's threads.
-    pub fn network_for(&self, node: Option<usize>) -> Arc<eval::nnue::Network> {
-        let source = Arc::clone(&self.network.lock());
-        let Some(node) = node else { return source };
+    /// `cached` is the thread's own note of its node's copy: while the network
+    /// stays the same, the thread finds its copy there without a lock.
+    pub fn network_for(
+        &self,
+        source: &Arc<eval::nnue::Network>,
+        node: Option<usize>,
+        cached: &mut Option<NodeNetwork>,
+    ) -> Arc<eval::nnue::Network> {
+        let Some(node) = node else { return Arc::clone(source) };
+        if let Some(known) = cached.as_ref().filter(|c| Arc::ptr_eq(&c.source, source)) {
+            return Arc::clone(&known.copy);
+        }
         let mut copies = self.node_networks.lock();
         if copies.len() <= node {
             copies.resize(node + 1, None);
         }
-        match &copies[node] {
-            Some(copy) if Arc::ptr_eq(&copy.source, &source) => Arc::clone(&copy.copy),
+        let copy = match &copies[node] {
+            Some(copy) if Arc::ptr_eq(&copy.source, source) => copy.clone(),
             _ => {
                 let copy: Arc<eval::nnue::Network> = Arc::from(source.boxed_copy());
-                copies[node] = Some(NodeNetwork { source, copy: Arc::clone(&copy) });
+                let copy = NodeNetwork { source: Arc::clone(source), copy };
+                copies[node] = Some(copy.clone());
                 copy
             }
-        }
+        };
+        let network = Arc::clone(&copy.copy);
+        *cached = Some(copy);
+        network
     }
 }
 
 /// A NUMA node's copy of the pool's network.
 #[derive(Clone)]
-struct NodeNetwork {
+pub(crate) struct NodeNetwork {
     /// The network it copies (a copy of an older network is made anew).
     source: Arc<eval::nnue::Network>,
     copy: Arc<eval::nnue::Network>,
@@ -256,25 +205,26 @@ impl ThreadPool {
         hash_mb: usize,
         reporter: Arc<dyn Reporter>,
     ) -> Result<ThreadPool, PoolError> {
-        let mut tt = TranspositionTable::try_new(hash_mb).map_err(PoolError::Memory)?;
-        tt.set_threads(threads.max(1));
+        let tt = TranspositionTable::try_new(hash_mb).map_err(PoolError::Memory)?;
+        let resources = Resources {
+            tt: Arc::new(tt),
+            tablebase: Arc::default(),
+            counters: Arc::new(Counters::new(0)),
+            cluster: Arc::new(Alone),
+            network: eval::nnue::embedded(),
+            choice: BestMoveChoice::default(),
+        };
         let shared = Arc::new(Shared {
-            tt: RwLock::new(tt),
             signals: Signals::new(),
-            counters: RwLock::new(Arc::from(Vec::new())),
             results: Mutex::new(Vec::new()),
-            control: Mutex::new(Control::new()),
+            control: Mutex::new(Control::new(resources)),
             wake: Condvar::new(),
             idle: Condvar::new(),
             reporter,
-            choice: Mutex::new(BestMoveChoice::default()),
-            network: Mutex::new(eval::nnue::embedded()),
             numa: Mutex::new(NumaPolicy::default()),
             node_networks: Mutex::new(Vec::new()),
             pinned: Mutex::new(Vec::new()),
-            tablebase: RwLock::new(Tablebase::default()),
             last_outcome: Mutex::new(None),
-            cluster: Mutex::new(Arc::new(Alone)),
             remote_nodes: CachePadded::new(AtomicU64::new(0)),
             correction: Arc::default(),
             breadcrumbs: Breadcrumbs::default(),
@@ -282,7 +232,18 @@ impl ThreadPool {
         let handles = spawn(&shared, threads.max(1))?;
         let mut pool = ThreadPool { shared, handles: Vec::new() };
         pool.install(handles);
+        pool.place_table();
         Ok(pool)
+    }
+
+    /// Places the table for the current threads and NUMA policy (the pool must be
+    /// idle); nothing happens when that placement is the table's already.
+    fn place_table(&self) {
+        let placement = crate::numa::table_placement(
+            self.shared.numa.lock().topology().as_ref(),
+            self.threads(),
+        );
+        self.shared.control.lock().resources.tt_mut().set_placement(placement);
     }
 
     /// Makes `handles` the pool's threads (the pool must be idle): the old set
@@ -290,8 +251,7 @@ impl ThreadPool {
     fn install(&mut self, handles: Vec<SearchThread>) {
         retire(&self.shared, std::mem::replace(&mut self.handles, handles));
         let threads = self.handles.len();
-        *self.shared.counters.write() =
-            (0..threads).map(|_| CachePadded::new(AtomicU64::new(0))).collect();
+        self.shared.control.lock().resources.counters = Arc::new(Counters::new(threads));
         *self.shared.results.lock() = vec![ThreadResult::default(); threads];
     }
 
@@ -302,7 +262,9 @@ impl ThreadPool {
 
     /// Changes the number of threads (stops any search first). The new threads
     /// start before the old ones retire: if the system refuses one, the pool
-    /// keeps its old threads and says why.
+    /// keeps its old threads and says why. Where the threads are pinned to NUMA
+    /// nodes and the new ones use other nodes, the table is placed anew (and
+    /// emptied).
     pub fn set_threads(&mut self, threads: usize) -> Result<(), PoolError> {
         let threads = threads.max(1);
         if threads == self.threads() {
@@ -312,41 +274,40 @@ impl ThreadPool {
         self.wait_idle();
         let handles = spawn(&self.shared, threads)?;
         self.install(handles);
-        self.shared.tt.write().set_threads(threads);
+        self.place_table();
         Ok(())
     }
 
     /// Starts a search; returns at once. The reporter receives the best move
     /// when it ends. A search already running is stopped first.
+    ///
+    /// Everything is prepared under the pool's lock, on this thread, while the
+    /// pool is idle; then one command carries the job and the resources to every
+    /// thread.
     pub fn start(&self, job: SearchJob) {
         self.stop();
-        self.wait_idle();
+        let mut c = self.idle();
         // The hard limit's deadline is published before any thread runs, so that
         // every thread can stop the search on time however they are scheduled
         // (crate::stop). None while pondering (`ponderhit` sets it), and none on
         // the ranks that follow a cluster's leader (the leader's stop ends theirs).
         let root = job.position.board();
-        let deadline = (!job.limits.ponder && self.shared.cluster().rank() == 0)
+        let deadline = (!job.limits.ponder && c.resources.cluster.rank() == 0)
             .then(|| TimeManager::new(&job.limits, root, job.move_overhead, job.start))
             .and_then(|clock| clock.hard_deadline());
         self.shared.signals.arm(job.limits.infinite || job.limits.ponder, deadline);
-        for c in self.shared.counters.read().iter() {
-            c.store(0, Ordering::Relaxed);
-        }
+        c.resources.counters.reset();
         self.shared.remote_nodes.store(0, Ordering::Relaxed);
         for r in self.shared.results.lock().iter_mut() {
             *r = ThreadResult::default();
         }
-        {
-            // The pool is idle, so the write lock is free.
-            let mut tt = self.shared.tt.write();
-            tt.set_replacement(params::replacement());
-            tt.new_search();
-        }
+        let tt = c.resources.tt_mut();
+        tt.set_replacement(params::replacement());
+        tt.new_search();
         // At the root, before any thread searches: rank the moves by the tablebases.
-        self.shared.tablebase.write().prepare(&job.position, &job.limits.search_moves);
-        let mut c = self.shared.control.lock();
-        c.issue(Command::Search(Arc::new(job)), self.handles.len());
+        c.resources.tablebase_mut().prepare(&job.position, &job.limits.search_moves);
+        let search = Search { job, resources: c.resources.clone() };
+        c.issue(Command::Search(Arc::new(search)), self.handles.len());
         self.shared.wake.notify_all();
     }
 
@@ -360,7 +321,7 @@ impl ThreadPool {
     pub fn ponderhit(&self) {
         let pondering = matches!(
             &self.shared.control.lock().command,
-            Some(Command::Search(job)) if job.limits.ponder && !job.limits.infinite
+            Some(Command::Search(search)) if search.job.limits.ponder && !search.job.limits.infinite
         );
         if pondering {
             self.shared.signals.ponderhit();
@@ -369,10 +330,17 @@ impl ThreadPool {
 
     /// Blocks until no search is running.
     pub fn wait_idle(&self) {
+        drop(self.idle());
+    }
+
+    /// Waits until no thread is working and returns the pool's lock, so that
+    /// nothing can start before the caller is done.
+    fn idle(&self) -> MutexGuard<'_, Control> {
         let mut c = self.shared.control.lock();
         while c.active > 0 {
             self.shared.idle.wait(&mut c);
         }
+        c
     }
 
     /// Runs a search to the end and returns its outcome (for bench and tests).
@@ -386,54 +354,53 @@ impl ThreadPool {
     /// Forgets everything learned: clears the table (in parallel) and every thread's histories.
     pub fn clear(&mut self) {
         self.stop();
-        self.wait_idle();
-        self.shared.tt.write().clear();
+        let mut c = self.idle();
+        c.resources.tt_mut().clear();
         self.shared.correction.clear();
-        let mut c = self.shared.control.lock();
         c.issue(Command::ClearHistories, self.handles.len());
         self.shared.wake.notify_all();
         drop(c);
         self.wait_idle();
     }
 
-    /// Resizes the table (stops any search first). The new table is allocated
-    /// before the old one is freed: if the system refuses the memory, the old
-    /// table stays, entries and all.
+    /// Resizes the table (stops any search first). The old table is freed first:
+    /// if the system refuses the new size, the table is allocated again at the
+    /// old one (empty; see [`TranspositionTable::try_resize`]), and
+    /// [`Self::hash_info`] says what it has.
     pub fn resize_hash(&mut self, mb: usize) -> Result<(), tt::AllocError> {
         self.stop();
-        self.wait_idle();
-        self.shared.tt.write().try_resize(mb)
+        self.idle().resources.tt_mut().try_resize(mb)
     }
 
     /// Whether the table got huge pages, and its size in MB.
     pub fn hash_info(&self) -> (bool, usize) {
-        let tt = self.shared.tt.read();
+        let tt = &self.shared.control.lock().resources.tt;
         (tt.huge_pages(), tt.size_mb())
     }
 
-    /// Chooses how the final move is picked among threads.
+    /// Chooses how the final move is picked among threads (from the next search on).
     pub fn set_best_move_choice(&self, choice: BestMoveChoice) {
-        *self.shared.choice.lock() = choice;
+        self.shared.control.lock().resources.choice = choice;
     }
 
     /// Makes this pool one rank of a cluster (waits for any search to finish first).
     /// A pool searches [`Alone`] until this is called.
     pub fn set_cluster(&self, cluster: Arc<dyn Cluster>) {
         self.stop();
-        self.wait_idle();
-        *self.shared.cluster.lock() = cluster;
+        self.idle().resources.cluster = cluster;
     }
 
     /// Chooses the evaluation network of the next searches (a pool starts with
     /// the embedded one).
     pub fn set_network(&self, network: Arc<eval::nnue::Network>) {
-        *self.shared.network.lock() = network;
+        self.shared.control.lock().resources.network = network;
         // The nodes' copies of the old network: made anew when next asked for.
         self.shared.node_networks.lock().clear();
     }
 
     /// Sets how threads are pinned to NUMA nodes, and restarts the threads so
-    /// that they are pinned (or not) accordingly. If the system refuses a new
+    /// that they are pinned (or not) accordingly, and places the table anew
+    /// where that changes where it is touched. If the system refuses a new
     /// thread, the old threads and policy stay.
     pub fn set_numa_policy(&mut self, policy: NumaPolicy) -> Result<(), PoolError> {
         self.stop();
@@ -444,6 +411,7 @@ impl ThreadPool {
         match spawn(&self.shared, self.threads()) {
             Ok(handles) => {
                 self.install(handles);
+                self.place_table();
                 Ok(())
             }
             Err(e) => {
@@ -465,20 +433,18 @@ impl ThreadPool {
     /// found, the tables loaded before stay loaded.
     pub fn load_tablebases(&self, path: &str) -> Result<LoadReport, LoadError> {
         self.stop();
-        self.wait_idle();
-        self.shared.tablebase.write().load(path)
+        self.idle().resources.tablebase_mut().load(path)
     }
 
     /// Whether Syzygy tables are loaded.
     pub fn tablebases_loaded(&self) -> bool {
-        self.shared.tablebase.read().is_loaded()
+        self.shared.control.lock().resources.tablebase.is_loaded()
     }
 
     /// Sets how the next searches use the tables.
     pub fn set_tablebase_options(&self, options: TablebaseOptions) {
         self.stop();
-        self.wait_idle();
-        self.shared.tablebase.write().set_options(options);
+        self.idle().resources.tablebase_mut().set_options(options);
     }
 }
 
@@ -513,7 +479,10 @@ fn room_for_a_thread() -> bool {
 /// before it allocates its `Worker` (so the worker's memory is the node's),
 /// and the pool records where each thread went (see [`ThreadPool::pinned_nodes`]).
 fn spawn(shared: &Arc<Shared>, threads: usize) -> Result<Vec<SearchThread>, PoolError> {
-    let epoch = shared.control.lock().epoch;
+    let (epoch, network) = {
+        let c = shared.control.lock();
+        (c.epoch, Arc::clone(&c.resources.network))
+    };
     let topology = shared.numa.lock().topology();
     let nodes = topology.as_ref().map(|t| t.assign(threads));
     let mut handles = Vec::with_capacity(threads);
@@ -521,8 +490,8 @@ fn spawn(shared: &Arc<Shared>, threads: usize) -> Result<Vec<SearchThread>, Pool
     let (ready, started) = std::sync::mpsc::channel::<Option<usize>>();
     for id in 0..threads {
         let retire_flag = Arc::new(AtomicBool::new(false));
-        let (thread_shared, flag, ready) =
-            (Arc::clone(shared), Arc::clone(&retire_flag), ready.clone());
+        let (thread_shared, flag, ready, network) =
+            (Arc::clone(shared), Arc::clone(&retire_flag), ready.clone(), Arc::clone(&network));
         let place = topology.as_ref().zip(nodes.as_ref()).map(|(t, nodes)| {
             let node = nodes[id];
             (node, t.cpus(node).to_vec())
@@ -534,8 +503,11 @@ fn spawn(shared: &Arc<Shared>, threads: usize) -> Result<Vec<SearchThread>, Pool
                     let node = place.and_then(|(node, cpus)| {
                         crate::numa::bind_current_thread(&cpus).ok().map(|()| node)
                     });
-                    let mut worker = Worker::new(thread_shared.network_for(node));
+                    let mut copy = None;
+                    let mut worker =
+                        Worker::new(thread_shared.network_for(&network, node, &mut copy));
                     worker.numa_node = node;
+                    worker.node_network = copy;
                     let _ = ready.send(node);
                     thread_main(&thread_shared, &flag, worker, id, epoch);
                 },
@@ -591,13 +563,15 @@ fn thread_main(shared: &Shared, retire: &AtomicBool, mut worker: Worker, id: usi
             }
         };
         match command {
-            Command::Search(job) if id == 0 && shared.cluster().rank() > 0 => {
-                follower_search(shared, &mut worker, &job)
+            Command::Search(search) if id == 0 && search.resources.cluster.rank() > 0 => {
+                follower_search(shared, &mut worker, &search)
             }
-            Command::Search(job) if id == 0 => main_search(shared, &mut worker, &job),
-            Command::Search(job) => helper_search(shared, &mut worker, &job, id),
+            Command::Search(search) if id == 0 => main_search(shared, &mut worker, &search),
+            Command::Search(search) => helper_search(shared, &mut worker, &search, id),
             Command::ClearHistories => worker.clear(),
         }
+        // The thread's copy of the command is gone: once the last thread is
+        // here, the pool owns its resources alone again.
         if shared.control.lock().finish() {
             shared.idle.notify_all();
         }
@@ -618,37 +592,6 @@ mod tests {
             start: Instant::now(),
             features: crate::Features::default(),
         })
-    }
-
-    #[test]
-    fn a_thread_that_wakes_late_still_gets_the_clear() {
-        // Two threads; `seen` is each one's last epoch. Either may wake last.
-        for late in [0, 1] {
-            let mut c = Control::new();
-            let mut seen = [0u64; 2];
-            c.issue(Command::Search(job()), 2);
-            for s in &mut seen {
-                assert!(matches!(c.take(s), Some(Command::Search(_))));
-                c.finish();
-            }
-            c.issue(Command::ClearHistories, 2);
-            // The other thread takes the command and finishes before `late` wakes.
-            let early = 1 - late;
-            assert!(matches!(c.take(&mut seen[early]), Some(Command::ClearHistories)));
-            assert!(c.finish(), "one thread left: the main thread may go on");
-            assert!(c.take(&mut seen[early]).is_none(), "a command runs once per thread");
-            assert!(
-                matches!(c.take(&mut seen[late]), Some(Command::ClearHistories)),
-                "thread {late} woke after thread {early} had finished and missed the clear"
-            );
-            assert!(c.finish());
-            assert_eq!(c.active, 0);
-            // The next search is a search for both, not a second clear.
-            c.issue(Command::Search(job()), 2);
-            for s in &mut seen {
-                assert!(matches!(c.take(s), Some(Command::Search(_))));
-            }
-        }
     }
 
     #[test]
@@ -701,17 +644,23 @@ mod tests {
     fn each_numa_node_gets_its_own_copy_of_the_network() {
         let pool = ThreadPool::new(1, 1, Arc::new(crate::Silent));
         let shared = &pool.shared;
-        let source = shared.network_for(None);
-        assert!(Arc::ptr_eq(&source, &shared.network.lock()), "an unpinned thread copies nothing");
-        let node0 = shared.network_for(Some(0));
-        let node1 = shared.network_for(Some(1));
-        assert!(Arc::ptr_eq(&node0, &shared.network_for(Some(0))), "one copy per node");
+        let source = Arc::clone(&shared.control.lock().resources.network);
+        let copy =
+            |node, cached: &mut Option<NodeNetwork>| shared.network_for(&source, node, cached);
+        assert!(Arc::ptr_eq(&copy(None, &mut None), &source), "an unpinned thread copies nothing");
+        let (mut noted0, mut noted1) = (None, None);
+        let node0 = copy(Some(0), &mut noted0);
+        let node1 = copy(Some(1), &mut noted1);
+        assert!(Arc::ptr_eq(&node0, &copy(Some(0), &mut None)), "one copy per node");
+        assert!(Arc::ptr_eq(&node0, &copy(Some(0), &mut noted0)), "the thread's note is its copy");
         assert!(!Arc::ptr_eq(&node0, &node1) && !Arc::ptr_eq(&node0, &source));
         assert!(*node0 == *source && *node1 == *source);
-        // A new network: the nodes copy it, not the old one.
+        // A new network: the nodes copy it, not the old one, whatever a thread noted.
         pool.set_network(Arc::from(eval::nnue::EMBEDDED.boxed_copy()));
-        let fresh = shared.network_for(Some(0));
+        let fresh_source = Arc::clone(&shared.control.lock().resources.network);
+        let fresh = shared.network_for(&fresh_source, Some(0), &mut noted0);
         assert!(!Arc::ptr_eq(&fresh, &node0));
-        assert!(Arc::ptr_eq(&fresh, &shared.network_for(Some(0))));
+        assert!(Arc::ptr_eq(&fresh, &shared.network_for(&fresh_source, Some(0), &mut None)));
+        assert!(Arc::ptr_eq(&fresh, &noted0.expect("noted").copy));
     }
 }

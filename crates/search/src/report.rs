@@ -1,6 +1,7 @@
 //! What the search tells the outside world. The search never prints: the UCI
 //! layer implements [`Reporter`] and formats the lines.
 
+use crate::counters::Counters;
 use crate::stop::StopCheck;
 use crate::tablebase::Tablebase;
 use crate::wdl::{self, WdlPerMille};
@@ -142,8 +143,10 @@ pub(crate) struct Reports<'a> {
     pub stop: &'a StopCheck<'a>,
     /// How many principal variations the search reports (MultiPV).
     pub lines: usize,
-    /// The tables: the root's verdict and the probe count.
+    /// The tables: the root's verdict and its probes.
     pub tb: &'a Tablebase,
+    /// Every thread's counts (for the tablebase hits).
+    pub counters: &'a Counters,
 }
 
 impl Reports<'_> {
@@ -173,7 +176,7 @@ impl Reports<'_> {
             nodes: self.stop.total_nodes().max(worker.nodes),
             elapsed: self.start.elapsed(),
             hashfull: self.tt.hashfull(),
-            tbhits: self.tb.hits(),
+            tbhits: self.tb.root_probes() + self.counters.tb_hits(),
             pv,
         });
     }

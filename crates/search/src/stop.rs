@@ -9,7 +9,7 @@
 //! |---|---|---|
 //! | the stop flag (`stop`, `quit`, another thread reached a limit) | every node | every thread (the main thread from its second iteration) |
 //! | `go nodes N`, one thread | every node (exact: at most N nodes) | the main thread |
-//! | `go nodes N`, several threads: the total of all threads | every [`CHECK_INTERVAL`] nodes | every thread |
+//! | `go nodes N`, several threads: the total of all threads (each adds its chunk to one shared total) | every [`CHECK_INTERVAL`] nodes | every thread |
 //! | the clock's hard limit (not while pondering) | every [`CHECK_INTERVAL`] nodes | every thread |
 //! | the clock's soft limit, `go mate`, the soft node limit | after each iteration | the main thread |
 //!
@@ -31,11 +31,22 @@
 //! best move is still held back while `go infinite` or `go ponder` holds: only
 //! `stop` or `ponderhit` releases it ([`Signals::wait_for_release`]).
 //!
+//! Under `go nodes N` with several threads, a thread does not sum the others'
+//! counts (with N threads that would be N reads of N lines per check, N² in
+//! all): at each check it adds the [`CHECK_INTERVAL`] nodes it has just searched
+//! to one shared total ([`Counters::spend`], one `fetch_add`) and stops the search
+//! when that total reaches N. The total counts every finished chunk of every
+//! thread exactly once, so the search stops after at least N nodes, and the
+//! chunks the other threads have begun add less than [`CHECK_INTERVAL`] nodes
+//! each: between N and N + threads × [`CHECK_INTERVAL`] (plus the node or two a
+//! running thread searches before the stop flag reaches it).
+//!
 //! In a cluster ([`ClusterView`]) node counts include the other ranks', and
 //! thread 0 of each rank polls the other ranks at the same every-[`CHECK_INTERVAL`]
 //! check: the search itself drives the exchange, so no thread waits on the network.
 
 use crate::cluster::Cluster;
+use crate::counters::Counters;
 use crate::limits::SearchLimits;
 use crate::time::TimeManager;
 use crossbeam_utils::CachePadded;
@@ -191,13 +202,14 @@ pub(crate) struct ClusterView<'a> {
 /// One thread's view of the stopping rules for one `go` (see the module documentation).
 pub(crate) struct StopCheck<'a> {
     signals: &'a Signals,
-    /// Every thread's published node count; this thread's is `counters[me]`.
-    counters: &'a [CachePadded<AtomicU64>],
+    /// Every thread's counts; this thread's are `counters.thread(me)`.
+    counters: &'a Counters,
     me: usize,
     limits: &'a SearchLimits,
     /// `go nodes` when this thread searches alone: checked at every node.
     exact_node_limit: Option<u64>,
-    /// `go nodes` with several threads: their total, checked every [`CHECK_INTERVAL`] nodes.
+    /// `go nodes` with several threads: their total (the chunks spent), checked
+    /// every [`CHECK_INTERVAL`] nodes.
     total_node_limit: Option<u64>,
     /// The main thread's clock (helpers have none). Only this thread reads or restarts it.
     clock: Option<Cell<TimeManager>>,
@@ -212,7 +224,7 @@ impl<'a> StopCheck<'a> {
     /// Thread `me` of `counters.len()` threads; `clock` for the main thread only.
     pub fn new(
         signals: &'a Signals,
-        counters: &'a [CachePadded<AtomicU64>],
+        counters: &'a Counters,
         me: usize,
         limits: &'a SearchLimits,
         clock: Option<TimeManager>,
@@ -270,7 +282,7 @@ impl<'a> StopCheck<'a> {
 
     /// The limits checked every [`CHECK_INTERVAL`] nodes: the clock (the main thread's
     /// own, the deadline it published for the others) and the total node count
-    /// (several threads).
+    /// (several threads: this thread's chunk is spent here, once per check).
     fn periodic_limit_reached(&self) -> bool {
         if let Some(view) = &self.cluster
             && let Some(tt) = view.poll_into
@@ -294,7 +306,8 @@ impl<'a> StopCheck<'a> {
         } else if self.signals.deadline_passed() {
             return true;
         }
-        self.total_node_limit.is_some_and(|n| self.total_nodes() >= n)
+        self.total_node_limit
+            .is_some_and(|n| self.counters.spend(CHECK_INTERVAL) + self.remote_nodes() >= n)
     }
 
     /// The main thread's first iteration is over: from now on the stop flag
@@ -316,20 +329,24 @@ impl<'a> StopCheck<'a> {
         mate_found || soft_time || soft_nodes
     }
 
-    /// Publishes this thread's node count (for reports and the total node limit).
+    /// Publishes this thread's node count (for reports and the soft node limit).
     pub fn publish(&self, nodes: u64) {
-        self.counters[self.me].store(nodes, Ordering::Relaxed);
+        self.counters.thread(self.me).publish_nodes(nodes);
     }
 
     /// The nodes of all threads (of every rank, in a cluster), as last published.
     pub fn total_nodes(&self) -> u64 {
-        let remote = self.cluster.as_ref().map_or(0, |v| v.remote_nodes.load(Ordering::Relaxed));
-        self.local_nodes() + remote
+        self.local_nodes() + self.remote_nodes()
     }
 
     /// The nodes of this process's threads, as last published.
     pub fn local_nodes(&self) -> u64 {
-        self.counters.iter().map(|c| c.load(Ordering::Relaxed)).sum()
+        self.counters.nodes()
+    }
+
+    /// The other ranks' nodes in this search, as last heard (0 outside a cluster).
+    fn remote_nodes(&self) -> u64 {
+        self.cluster.as_ref().map_or(0, |v| v.remote_nodes.load(Ordering::Relaxed))
     }
 }
 
@@ -338,8 +355,8 @@ mod tests {
     use super::*;
     use std::time::Duration;
 
-    fn counters(n: usize) -> Vec<CachePadded<AtomicU64>> {
-        (0..n).map(|_| CachePadded::new(AtomicU64::new(0))).collect()
+    fn counters(n: usize) -> Counters {
+        Counters::new(n)
     }
 
     /// Enters nodes until told to stop; returns the nodes counted.
@@ -380,11 +397,50 @@ mod tests {
         let counters = counters(2);
         let limits = SearchLimits { nodes: Some(5000), ..SearchLimits::default() };
         let helper = StopCheck::new(&signals, &counters, 1, &limits, None);
-        // The other thread has published 3500 nodes: this one stops at its first
-        // check past a total of 5000 (3500 + 1024 is not enough, 3500 + 2048 is).
-        counters[0].store(3500, Ordering::Relaxed);
+        // The other thread has spent three chunks (3072 nodes): this one stops at
+        // its first check past a total of 5000 (3072 + 1024 is not enough, 3072 +
+        // 2048 is).
+        counters.spend(3 * CHECK_INTERVAL);
         assert_eq!(run(&helper, 10_000), 2 * CHECK_INTERVAL);
         assert!(signals.is_stopped());
+    }
+
+    #[test]
+    fn many_threads_stop_between_the_node_limit_and_a_chunk_a_thread_past_it() {
+        const THREADS: usize = 8;
+        const LIMIT: u64 = 100_000;
+        for _ in 0..20 {
+            let signals = Signals::new();
+            let counters = counters(THREADS);
+            let limits = SearchLimits { nodes: Some(LIMIT), ..SearchLimits::default() };
+            let start = std::sync::Barrier::new(THREADS);
+            let total: u64 = std::thread::scope(|s| {
+                let threads: Vec<_> = (0..THREADS)
+                    .map(|me| {
+                        let (signals, counters, limits) = (&signals, &counters, &limits);
+                        let start = &start;
+                        s.spawn(move || {
+                            let check = StopCheck::new(signals, counters, me, limits, None);
+                            start.wait();
+                            // Some work per node, as a search does, so that the
+                            // threads' time slices interleave through the search.
+                            let mut nodes = 0;
+                            while !check.enter_node(&mut nodes) {
+                                (0..64u64).for_each(|i| {
+                                    std::hint::black_box(i);
+                                });
+                            }
+                            nodes
+                        })
+                    })
+                    .collect();
+                threads.into_iter().map(|t| t.join().expect("a searching thread")).sum()
+            });
+            // A chunk a thread, and one more for the nodes a running thread
+            // searches before the stop flag reaches it.
+            let most = LIMIT + (THREADS as u64 + 1) * CHECK_INTERVAL;
+            assert!((LIMIT..=most).contains(&total), "{total} nodes for go nodes {LIMIT}");
+        }
     }
 
     #[test]

@@ -21,8 +21,6 @@
 
 use crate::wdl::WdlPerMille;
 use board::{Board, Move, Position};
-use crossbeam_utils::CachePadded;
-use std::sync::atomic::{AtomicU64, Ordering};
 use syzygy::{LoadError, LoadReport, RankedBy, RootOptions, Tablebases, Verify, Wdl};
 use tt::{Bound, TB_WIN};
 
@@ -63,8 +61,6 @@ pub(crate) struct Tablebase {
     probe_depth: i32,
     /// The ranked root of this search, if it is in the tables.
     root: Option<RootRanking>,
-    /// Probes that answered during this search, all threads together.
-    hits: CachePadded<AtomicU64>,
 }
 
 impl Default for Tablebase {
@@ -76,7 +72,6 @@ impl Default for Tablebase {
             cardinality: 0,
             probe_depth: 0,
             root: None,
-            hits: CachePadded::new(AtomicU64::new(0)),
         }
     }
 }
@@ -123,18 +118,16 @@ impl Tablebase {
     /// Before a search (the pool is idle): ranks the root, restricted to
     /// `search_moves` when not empty, and decides where the search probes.
     pub fn prepare(&mut self, position: &Position, search_moves: &[Move]) {
-        self.hits.store(0, Ordering::Relaxed);
         let max = self.tables.max_pieces();
         self.cardinality = self.options.probe_limit.min(max);
         // A limit beyond the tables: probe their largest at any depth.
         self.probe_depth =
             if self.options.probe_limit > max { 0 } else { self.options.probe_depth };
         self.root = self.rank_root(position, search_moves);
-        if let Some(root) = &self.root {
-            self.hits.store(root.probed as u64, Ordering::Relaxed);
-            if root.ranked_by == RankedBy::Dtz || root.wdl() != Wdl::Win {
-                self.cardinality = 0;
-            }
+        if let Some(root) = &self.root
+            && (root.ranked_by == RankedBy::Dtz || root.wdl() != Wdl::Win)
+        {
+            self.cardinality = 0;
         }
     }
 
@@ -170,6 +163,7 @@ impl Tablebase {
     /// The WDL verdict at a node `ply` plies from the root (never the root),
     /// searched to `depth`, or `None` when the tables have nothing to say: only
     /// right after a capture or pawn move, with at most the probe limit's pieces.
+    /// The caller counts the hit in its own thread's counts (`crate::counters`).
     #[inline(always)]
     pub fn probe(&self, board: &Board, depth: i32, ply: usize) -> Option<TbScore> {
         let pieces = board.occupied().count();
@@ -180,13 +174,13 @@ impl Tablebase {
             return None;
         }
         let wdl = self.tables.probe_wdl(board)?;
-        self.hits.fetch_add(1, Ordering::Relaxed);
         Some(search_score(wdl, ply, self.options.rule50))
     }
 
-    /// Probes that answered in this search (all threads, the root's included).
-    pub fn hits(&self) -> u64 {
-        self.hits.load(Ordering::Relaxed)
+    /// The probes of this search's root ranking (one per root move ranked; the
+    /// search's own hits are counted by the threads).
+    pub fn root_probes(&self) -> u64 {
+        self.root.as_ref().map_or(0, |root| root.probed as u64)
     }
 }
 
@@ -312,6 +306,6 @@ mod tests {
         tb.prepare(&position, &[]);
         assert!(tb.root().is_none());
         assert_eq!(tb.probe(position.board(), 10, 1), None);
-        assert_eq!(tb.hits(), 0);
+        assert_eq!(tb.root_probes(), 0);
     }
 }

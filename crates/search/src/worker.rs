@@ -67,6 +67,8 @@ pub(crate) struct SearchContext<'a> {
     pub features: crate::Features,
     /// The Syzygy tables (none loaded: every probe is `None`).
     pub tb: &'a crate::tablebase::Tablebase,
+    /// This thread's counts (its tablebase hits are counted there).
+    pub counts: &'a crate::counters::ThreadCounts,
     /// The main thread's `info currmove` reports (`None` for the helpers).
     pub current_move: Option<crate::report::CurrentMoveReports<'a>>,
     /// Where deep stores go to be shared with other ranks (`None` outside a cluster).
@@ -140,6 +142,9 @@ pub struct Worker {
     /// The NUMA node this worker's thread is pinned to (`None`: not pinned);
     /// the worker evaluates with that node's copy of the network.
     pub(crate) numa_node: Option<usize>,
+    /// The copy of the pool's network this worker's node evaluates with, as
+    /// the worker last found it (`Shared::network_for`).
+    pub(crate) node_network: Option<crate::pool::NodeNetwork>,
     /// The score of this thread's last completed iteration in its previous `go`
     /// of this game (`None` after `ucinewgame`): the falling-eval time rule's reference.
     pub(crate) previous_search_score: Option<i32>,
@@ -187,6 +192,7 @@ impl Worker {
             partial_root: None,
             previous_search_score: None,
             numa_node: None,
+            node_network: None,
         }
     }
 

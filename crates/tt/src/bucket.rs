@@ -117,6 +117,15 @@ impl Bucket {
         self.entries[empty.unwrap_or(victim)].write(key, new);
     }
 
+    /// Whether every word of every entry is zero (what new memory holds).
+    #[cfg(all(test, not(loom)))]
+    pub(crate) fn is_all_zero(&self) -> bool {
+        self.entries.iter().all(|e| {
+            let (key, data) = e.raw();
+            key == 0 && data.0 == 0
+        })
+    }
+
     /// Number of stored entries from `generation`.
     pub(crate) fn count_generation(&self, generation: u8) -> usize {
         let generation = generation % crate::entry::GENERATIONS;

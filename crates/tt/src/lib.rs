@@ -21,8 +21,9 @@
 //! - `entry`: bit layout of the data word and the XOR-checked atomic entry.
 //! - `bucket`: four entries per cache line and the replacement policy.
 //! - `table`: [`TranspositionTable`]: indexing, generations, `hashfull`.
-//! - `alloc`: huge-page-friendly memory with parallel first touch ([`Backing`]).
-//! - `parallel`: splitting clears across a private rayon pool.
+//! - `alloc`: zero-filled, huge-page-friendly memory and its first touch ([`Backing`]).
+//! - `placement`: which threads touch the memory first, and so where it lives ([`Placement`]).
+//! - `parallel`: splitting the touch and the clears across those threads.
 //! - `score`: the mate- and tablebase-score convention ([`to_tt_score`], [`from_tt_score`]).
 //! - `sync`: the atomics facade that `--cfg loom` swaps for loom's.
 
@@ -34,6 +35,7 @@ mod alloc;
 mod bucket;
 mod entry;
 mod parallel;
+mod placement;
 #[allow(unsafe_code)]
 mod prefetch;
 mod record;
@@ -46,6 +48,7 @@ pub mod testing;
 pub use alloc::Backing;
 pub use bucket::Replacement;
 pub use entry::{MAX_DEPTH, MIN_DEPTH};
+pub use placement::{Pin, Placement};
 pub use record::{Bound, Hit, Record};
 pub use score::{
     DECISIVE_BOUND, MATE, MATE_BOUND, MAX_PLY, TB_WIN, from_tt_score, is_decisive, to_tt_score,

@@ -4,6 +4,7 @@
 use crate::alloc::{self, Backing, HugeBuffer};
 use crate::bucket::{Bucket, ENTRIES, Replacement};
 use crate::entry::GENERATIONS;
+use crate::placement::Placement;
 use crate::prefetch::prefetch;
 use crate::record::Record;
 use crate::sync::atomic::{AtomicU8, Ordering::Relaxed};
@@ -13,8 +14,10 @@ use std::fmt;
 const BUCKET_BYTES: usize = 64;
 /// Buckets in one MiB.
 const BUCKETS_PER_MB: usize = (1 << 20) / BUCKET_BYTES;
-/// Buckets sampled by [`TranspositionTable::hashfull`].
-const HASHFULL_BUCKETS: usize = 1000;
+/// Buckets sampled by [`TranspositionTable::hashfull`]: 1000 entries, the
+/// resolution of a permille, in one 16 KiB read.
+const HASHFULL_BUCKETS: usize = 1000 / ENTRIES;
+const _: () = assert!(HASHFULL_BUCKETS * ENTRIES == 1000);
 
 /// Smallest table size in MiB; smaller requests (including `0`) are raised to it.
 pub const MIN_MB: usize = 1;
@@ -27,19 +30,23 @@ pub const MAX_MB: usize = if usize::BITS >= 64 { 1 << 25 } else { 1 << 10 };
 /// `probe`, `store`, `prefetch`, `new_search` and `hashfull` take `&self` and are
 /// lock-free (plain `Relaxed` atomic loads and stores), so one table can be
 /// shared by reference or `Arc` between threads. `resize`, `clear` and
-/// `set_threads` take `&mut self`: call them between searches.
+/// `set_placement` take `&mut self`: call them between searches.
 ///
 /// Sizes are in MiB (2^20 bytes) and are clamped to [`MIN_MB`]`..=`[`MAX_MB`].
 /// If the system cannot provide the memory, [`new`](Self::new) and
 /// [`resize`](Self::resize) abort the process, as with `Vec`;
 /// [`try_new`](Self::try_new) and [`try_resize`](Self::try_resize) return an
 /// [`AllocError`] instead.
+///
+/// The memory is zero-filled by the kernel and first touched by the threads of a
+/// [`Placement`] (by default one per CPU, unpinned), which decides where its
+/// pages live; see `docs/tt.md`.
 pub struct TranspositionTable {
     buckets: HugeBuffer<Bucket>,
     generation: AtomicU8,
     replacement: Replacement,
     mb: usize,
-    threads: usize,
+    placement: Placement,
 }
 
 // The search shares the table between threads; this must hold through the
@@ -50,40 +57,36 @@ const _: () = {
 };
 
 impl TranspositionTable {
-    /// Allocates and clears a table of `mb` MiB (clamped to `MIN_MB..=MAX_MB`).
+    /// Allocates an empty table of `mb` MiB (clamped to `MIN_MB..=MAX_MB`), first
+    /// touched by [`Placement::every_cpu`]; see [`set_placement`].
     ///
-    /// Clearing (which is also the first touch of the memory) uses
-    /// [`std::thread::available_parallelism`] threads; see [`set_threads`].
-    ///
-    /// [`set_threads`]: Self::set_threads
+    /// [`set_placement`]: Self::set_placement
     #[must_use]
     pub fn new(mb: usize) -> Self {
-        let threads = std::thread::available_parallelism().map_or(1, usize::from);
         let mb = mb.clamp(MIN_MB, MAX_MB);
-        Self {
-            buckets: HugeBuffer::new(mb * BUCKETS_PER_MB, threads, Bucket::new),
-            generation: AtomicU8::new(0),
-            replacement: Replacement::DEFAULT,
-            mb,
-            threads,
-        }
+        let placement = Placement::every_cpu();
+        Self::from_parts(HugeBuffer::zeroed(mb * BUCKETS_PER_MB, &placement), mb, placement)
     }
 
     /// Like [`new`](Self::new), but a refused allocation is an error.
     pub fn try_new(mb: usize) -> Result<Self, AllocError> {
-        let threads = std::thread::available_parallelism().map_or(1, usize::from);
         let mb = mb.clamp(MIN_MB, MAX_MB);
-        Ok(Self {
-            buckets: Self::allocate(mb, threads)?,
+        let placement = Placement::every_cpu();
+        Ok(Self::from_parts(Self::allocate(mb, &placement)?, mb, placement))
+    }
+
+    fn from_parts(buckets: HugeBuffer<Bucket>, mb: usize, placement: Placement) -> Self {
+        Self {
+            buckets,
             generation: AtomicU8::new(0),
             replacement: Replacement::DEFAULT,
             mb,
-            threads,
-        })
+            placement,
+        }
     }
 
-    fn allocate(mb: usize, threads: usize) -> Result<HugeBuffer<Bucket>, AllocError> {
-        HugeBuffer::try_new(mb * BUCKETS_PER_MB, threads, Bucket::new)
+    fn allocate(mb: usize, placement: &Placement) -> Result<HugeBuffer<Bucket>, AllocError> {
+        HugeBuffer::try_zeroed(mb * BUCKETS_PER_MB, placement)
             .map_err(|alloc::AllocError { .. }| AllocError { mb })
     }
 
@@ -93,52 +96,78 @@ impl TranspositionTable {
     #[must_use]
     pub fn with_buckets(buckets: usize) -> Self {
         let buckets = buckets.max(1);
-        Self {
-            buckets: HugeBuffer::new(buckets, 1, Bucket::new),
-            generation: AtomicU8::new(0),
-            replacement: Replacement::DEFAULT,
-            mb: buckets / BUCKETS_PER_MB,
-            threads: 1,
-        }
+        let placement = Placement::unpinned(1);
+        Self::from_parts(
+            HugeBuffer::zeroed(buckets, &placement),
+            buckets / BUCKETS_PER_MB,
+            placement,
+        )
     }
 
-    /// Replaces the table with a cleared one of `mb` MiB (clamped). The old memory
+    /// Replaces the table with an empty one of `mb` MiB (clamped). The old memory
     /// is freed first, so peak usage is the larger of the two sizes, not the sum.
     /// The generation is kept.
     pub fn resize(&mut self, mb: usize) {
         let mb = mb.clamp(MIN_MB, MAX_MB);
-        self.buckets = HugeBuffer::new(0, 1, Bucket::new);
-        self.buckets = HugeBuffer::new(mb * BUCKETS_PER_MB, self.threads, Bucket::new);
+        self.buckets = HugeBuffer::empty();
+        self.buckets = HugeBuffer::zeroed(mb * BUCKETS_PER_MB, &self.placement);
         self.mb = mb;
     }
 
-    /// Replaces the table with a cleared one of `mb` MiB (clamped), allocating the
-    /// new memory before freeing the old: if the system refuses it, the table is
-    /// left as it was (entries and size) and the error says how much was asked
-    /// for. Peak usage is the sum of the two sizes. The generation is kept.
+    /// Replaces the table with an empty one of `mb` MiB (clamped), freeing the old
+    /// memory first, so peak usage is the larger of the two sizes, not the sum. If
+    /// the system refuses the new size, the table is allocated again at its old
+    /// size (the memory just freed), empty, or should that be refused too, at
+    /// [`MIN_MB`]: the table always works, the error says how much was asked for
+    /// and [`size_mb`](Self::size_mb) what the table has. The generation is kept.
     pub fn try_resize(&mut self, mb: usize) -> Result<(), AllocError> {
         let mb = mb.clamp(MIN_MB, MAX_MB);
-        self.buckets = Self::allocate(mb, self.threads)?;
-        self.mb = mb;
-        Ok(())
+        let old = self.mb;
+        self.buckets = HugeBuffer::empty();
+        match Self::allocate(mb, &self.placement) {
+            Ok(buckets) => {
+                self.buckets = buckets;
+                self.mb = mb;
+                Ok(())
+            }
+            Err(refused) => {
+                (self.buckets, self.mb) = match Self::allocate(old, &self.placement) {
+                    Ok(buckets) => (buckets, old),
+                    Err(_) => {
+                        (HugeBuffer::zeroed(MIN_MB * BUCKETS_PER_MB, &self.placement), MIN_MB)
+                    }
+                };
+                Err(refused)
+            }
+        }
     }
 
-    /// Empties every entry, on [`threads`](Self::threads) threads, and resets the
-    /// generation to 0 (for `ucinewgame`).
+    /// Empties every entry, on the threads of the [`placement`](Self::placement)
+    /// (the pages stay where they are), and resets the generation to 0 (for
+    /// `ucinewgame`).
     pub fn clear(&mut self) {
-        crate::parallel::for_each_chunk(&mut self.buckets, self.threads, |chunk| {
-            for bucket in chunk {
-                *bucket = Bucket::new();
-            }
-        });
+        self.buckets.clear(&self.placement);
         self.generation.store(0, Relaxed);
     }
 
-    /// Sets how many threads `clear` and `resize` use (at least 1). The engine
-    /// typically passes its `Threads` option. Tables under 32 MiB are always
-    /// cleared on the calling thread.
-    pub fn set_threads(&mut self, threads: usize) {
-        self.threads = threads.max(1);
+    /// Sets which threads first touch and clear the table (the engine derives it
+    /// from its NUMA policy and thread count). A placement other than the
+    /// current one places the table anew: it is emptied, its pages are given back
+    /// to the system and touched again by the new threads, so that each part
+    /// lives where its thread runs. The size, generation and replacement weights
+    /// are kept. Tables under 32 MiB are always touched and cleared on the calling
+    /// thread.
+    pub fn set_placement(&mut self, placement: Placement) {
+        if placement != self.placement {
+            self.placement = placement;
+            self.buckets.place(&self.placement);
+        }
+    }
+
+    /// The threads that touch and clear the table.
+    #[must_use]
+    pub fn placement(&self) -> &Placement {
+        &self.placement
     }
 
     /// Sets the weights of the replacement policy (kept through `resize` and
@@ -151,12 +180,6 @@ impl TranspositionTable {
     #[must_use]
     pub fn replacement(&self) -> Replacement {
         self.replacement
-    }
-
-    /// Threads used by `clear` and `resize`.
-    #[must_use]
-    pub fn threads(&self) -> usize {
-        self.threads
     }
 
     /// Table size in MiB, as requested after clamping.
@@ -233,8 +256,8 @@ impl TranspositionTable {
     }
 
     /// Table occupancy in permille, as UCI `info hashfull` expects: entries of
-    /// the current generation among the first 1000 buckets (or all buckets if
-    /// there are fewer).
+    /// the current generation among the first 1000 entries (250 buckets; all
+    /// buckets if there are fewer).
     #[must_use]
     pub fn hashfull(&self) -> u32 {
         let sample = &self.buckets[..self.buckets.len().min(HASHFULL_BUCKETS)];
@@ -268,7 +291,7 @@ impl fmt::Debug for TranspositionTable {
             .field("backing", &self.backing())
             .field("generation", &self.generation())
             .field("replacement", &self.replacement)
-            .field("threads", &self.threads)
+            .field("placement", &self.placement)
             .finish_non_exhaustive()
     }
 }

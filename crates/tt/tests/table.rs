@@ -2,7 +2,7 @@
 //! sizing and clearing.
 #![cfg(not(loom))]
 
-use tt::{Bound, MAX_DEPTH, MIN_DEPTH, Record, TranspositionTable};
+use tt::{Bound, MAX_DEPTH, MIN_DEPTH, Placement, Record, TranspositionTable};
 
 fn rec(mv: u16, depth: i32, bound: Bound) -> Record {
     Record { mv, score: i32::from(mv) - 100, eval: 7, depth, bound, pv: false }
@@ -153,9 +153,16 @@ fn hashfull_empty_half_full() {
         }
     }
     assert_eq!(tt.hashfull(), 1000);
-    // Entries beyond the sample do not count.
+    // Entries beyond the sample (the first 250 buckets) do not count.
     tt.store(u64::MAX, &rec(1, 3, Bound::Exact));
     assert_eq!(tt.hashfull(), 1000);
+    tt.new_search();
+    for j in 0..3 {
+        tt.store(key_in_bucket(250, n, 8 + j), &rec(1, 3, Bound::Exact));
+    }
+    assert_eq!(tt.hashfull(), 0);
+    tt.store(key_in_bucket(249, n, 8), &rec(1, 3, Bound::Exact));
+    assert_eq!(tt.hashfull(), 1);
     tt.new_search();
     assert_eq!(tt.hashfull(), 0);
 
@@ -188,32 +195,42 @@ fn sizes_and_last_bucket() {
     }
 }
 
-/// A refused allocation is an error, and a refused resize keeps the old table
-/// with its entries (32 TiB is more than any machine running the tests has, so
-/// the system refuses it whatever its overcommit policy).
+/// A refused allocation is an error, and a refused resize leaves a working table of
+/// the old size: the old memory is freed first, so it is allocated again, empty (32
+/// TiB is more than any machine running the tests has, so the system refuses it
+/// whatever its overcommit policy).
 #[test]
-fn refused_memory_is_an_error_and_keeps_the_table() {
+fn a_refused_resize_leaves_a_working_table_of_the_old_size() {
     assert_eq!(
         TranspositionTable::try_new(tt::MAX_MB).err(),
         Some(tt::AllocError { mb: tt::MAX_MB })
     );
-    let mut tt = TranspositionTable::try_new(2).expect("2 MiB");
-    tt.new_search();
-    tt.store(0xABCD, &rec(5, 7, Bound::Lower));
-    let err = tt.try_resize(tt::MAX_MB).expect_err("32 TiB cannot be allocated");
-    assert!(err.to_string().contains(&tt::MAX_MB.to_string()), "{err}");
-    assert_eq!((tt.size_mb(), tt.buckets()), (2, 2 * 16384));
-    assert_eq!(tt.probe(0xABCD), Some(rec(5, 7, Bound::Lower)));
-    tt.try_resize(3).expect("3 MiB");
-    assert_eq!((tt.size_mb(), tt.probe(0xABCD)), (3, None));
+    for old in [2, 40] {
+        let mut tt = TranspositionTable::try_new(old).expect("a few MiB");
+        tt.new_search();
+        tt.store(0xABCD, &rec(5, 7, Bound::Lower));
+        let err = tt.try_resize(tt::MAX_MB).expect_err("32 TiB cannot be allocated");
+        assert!(err.to_string().contains(&tt::MAX_MB.to_string()), "{err}");
+        assert_eq!((tt.size_mb(), tt.buckets()), (old, old * 16384));
+        assert_eq!(tt.generation(), 1, "the generation is kept");
+        // Empty, and it stores and probes everywhere.
+        assert_eq!((tt.probe(0xABCD), tt.hashfull()), (None, 0));
+        let n = tt.buckets();
+        for key in [0, u64::MAX, 0xABCD, key_in_bucket(n / 2, n, 1)] {
+            tt.store(key, &rec(9, 4, Bound::Upper));
+            assert_eq!(tt.probe(key), Some(rec(9, 4, Bound::Upper)), "{old} MiB key {key:#x}");
+        }
+        tt.try_resize(3).expect("3 MiB");
+        assert_eq!((tt.size_mb(), tt.probe(0xABCD)), (3, None));
+    }
 }
 
 #[test]
 fn clear_empties_and_resets_the_generation() {
     for (mb, threads) in [(1, 1), (64, 2)] {
         let mut tt = TranspositionTable::new(mb);
-        tt.set_threads(threads);
-        assert_eq!(tt.threads(), threads);
+        tt.set_placement(Placement::unpinned(threads));
+        assert_eq!(tt.placement().threads(), threads);
         tt.new_search();
         let keys = [0, 1, u64::MAX, 0x1234_5678_9ABC_DEF0];
         for key in keys {
@@ -223,6 +240,47 @@ fn clear_empties_and_resets_the_generation() {
         assert_eq!(tt.generation(), 0);
         assert!(keys.iter().all(|&k| tt.probe(k).is_none()));
         assert_eq!(tt.hashfull(), 0);
+    }
+}
+
+/// Each part's thread pinned itself (counted here; a test must not pin its threads).
+static PINS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+fn count_pin(cpus: &[usize]) -> std::io::Result<()> {
+    assert_eq!(cpus.len(), 1);
+    PINS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    Ok(())
+}
+
+#[test]
+fn a_new_placement_places_the_table_anew_and_the_same_one_keeps_it() {
+    let keys = [0, 1, u64::MAX, 0x1234_5678_9ABC_DEF0];
+    for mb in [1, 64] {
+        let mut tt = TranspositionTable::new(mb);
+        tt.new_search();
+        let store = |tt: &TranspositionTable| {
+            keys.iter().for_each(|&k| tt.store(k, &rec(3, 3, Bound::Exact)))
+        };
+        store(&tt);
+        tt.set_placement(tt.placement().clone());
+        assert!(
+            keys.iter().all(|&k| tt.probe(k).is_some()),
+            "the same placement emptied the table"
+        );
+        let before = PINS.load(std::sync::atomic::Ordering::Relaxed);
+        tt.set_placement(Placement::pinned(vec![vec![0], vec![1], vec![2]], count_pin));
+        assert!(
+            keys.iter().all(|&k| tt.probe(k).is_none()),
+            "{mb} MiB: a new placement kept entries"
+        );
+        assert_eq!((tt.size_mb(), tt.generation(), tt.placement().threads()), (mb, 1, 3));
+        // Under 32 MiB the calling thread touches the table and pins nothing.
+        let pins = PINS.load(std::sync::atomic::Ordering::Relaxed) - before;
+        assert_eq!(pins, if mb >= 32 { 3 } else { 0 }, "{mb} MiB");
+        store(&tt);
+        assert!(keys.iter().all(|&k| tt.probe(k).is_some()));
+        tt.clear();
+        assert!(keys.iter().all(|&k| tt.probe(k).is_none()));
     }
 }
 

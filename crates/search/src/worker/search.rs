@@ -150,6 +150,7 @@ impl Worker {
             && !singular_search
             && let Some(tb) = ctx.tb.probe(self.board(), depth, ply)
         {
+            ctx.counts.tb_hit();
             if bound_settles(tb.bound, tb.score, alpha, beta) {
                 let static_eval = if in_check { NO_EVAL } else { self.static_eval(hit.as_ref()) };
                 let depth = depth + TB_DEPTH_BONUS;
