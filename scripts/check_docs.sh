@@ -11,6 +11,8 @@
 #    "N M nodes/s" speed, every "N/300" and "N,NNN points" suite score and
 #    every "×N.NN" ratio. docs/results/ is the
 #    dated record and may repeat them (a current figure was once a new one).
+#    The CHANGELOG's version headings carry a date and a commit whose
+#    Cargo.toml has that version.
 # 2. No page of README.md, docs/ (the record included) or data/README.md names
 #    an internal issue or a numbered work period: "issue", "session", "stop N",
 #    or an ordinal such as "twelfth" before a period word.
@@ -55,6 +57,23 @@ while IFS= read -r figure; do
         echo "$where" >&2
     fi
 done <<< "$figures"
+
+# 1c. Every version of the CHANGELOG has its date and the commit that made it,
+#     and that commit's Cargo.toml has the version (when git history is at hand).
+while IFS= read -r heading; do
+    [ -n "$heading" ] || continue
+    if ! [[ $heading =~ ^##\ ([0-9]+\.[0-9]+\.[0-9]+)\ —\ ([0-9]{4}-[0-9]{2}-[0-9]{2}),\ commit\ ([0-9a-f]{7,})$ ]]; then
+        fail "CHANGELOG.md: '$heading' is not '## X.Y.Z — YYYY-MM-DD, commit <hash>'"
+        continue
+    fi
+    version=${BASH_REMATCH[1]} commit=${BASH_REMATCH[3]}
+    if git rev-parse --git-dir >/dev/null 2>&1 && git cat-file -e "$commit^{commit}" 2>/dev/null; then
+        git show "$commit:Cargo.toml" | grep -q "^version = \"$version\"" \
+            || fail "CHANGELOG.md: commit $commit's Cargo.toml is not version $version"
+    elif git rev-parse --git-dir >/dev/null 2>&1 && [ "$(git rev-parse --is-shallow-repository)" = false ]; then
+        fail "CHANGELOG.md: version $version names commit $commit, which this history lacks"
+    fi
+done < <(grep -E '^## [0-9]' CHANGELOG.md)
 
 # 2. No internal issue numbers or work periods.
 ordinals='first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth'
