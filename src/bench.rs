@@ -79,9 +79,7 @@ pub fn run(args: &[String]) -> ExitCode {
     let (Some(depth), Some(threads), Some(hash), Ok(features)) =
         (parse(0, DEFAULT_DEPTH as usize, 64), parse(1, 1, 1024), parse(2, 16, 1 << 16), features)
     else {
-        eprintln!(
-            "usage: tessera bench [depth 1..64] [threads 1..1024] [hash MB] [search features, e.g. -nmp,-lmr]"
-        );
+        eprintln!("{}", tessera::cli::usage("bench"));
         return ExitCode::FAILURE;
     };
     let mut pool = ThreadPool::new(threads, hash, Arc::new(Silent));

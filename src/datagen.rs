@@ -13,7 +13,7 @@
 use board::{Board, Color, GameStatus, Position};
 use gamedata::{Game, GameResult, Ply, write_game};
 use search::{SearchJob, SearchLimits, Silent, ThreadPool};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::io::{BufWriter, Write};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -43,38 +43,8 @@ const HARD_NODES_FACTOR: u64 = 8;
 /// Transposition table size of each game thread's pool, in MB.
 const HASH_MB: usize = 8;
 
+use crate::cli::{flag, parse_flags};
 use crate::rng::Rng;
-
-/// Parses `--name value` pairs. Every flag takes a value; unknown flags are errors.
-pub fn parse_flags(args: &[String], known: &[&str]) -> Result<HashMap<String, String>, String> {
-    let mut map = HashMap::new();
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let Some(name) = arg.strip_prefix("--") else {
-            return Err(format!("unexpected argument '{arg}'"));
-        };
-        if !known.contains(&name) {
-            return Err(format!("unknown option '--{name}'"));
-        }
-        let Some(value) = it.next() else {
-            return Err(format!("option '--{name}' needs a value"));
-        };
-        map.insert(name.to_string(), value.clone());
-    }
-    Ok(map)
-}
-
-/// The value of flag `name` parsed as `T`, or `default` when absent.
-pub fn flag<T: std::str::FromStr>(
-    flags: &HashMap<String, String>,
-    name: &str,
-    default: T,
-) -> Result<T, String> {
-    match flags.get(name) {
-        None => Ok(default),
-        Some(v) => v.parse().map_err(|_| format!("bad value '{v}' for --{name}")),
-    }
-}
 
 /// The settings of a run.
 #[derive(Debug, Clone)]
@@ -86,27 +56,21 @@ struct Config {
     random_plies: usize,
 }
 
-const USAGE: &str = "usage: tessera datagen --out FILE [--games N] [--nodes K] [--seed S] \
-                     [--threads T] [--openings PATH] [--random-plies R]";
-
 /// Runs `tessera datagen`.
 pub fn run(args: &[String]) -> ExitCode {
     match run_inner(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("datagen: {e}");
-            eprintln!("{USAGE}");
+            eprintln!("{}", crate::cli::usage("datagen"));
             ExitCode::FAILURE
         }
     }
 }
 
 fn run_inner(args: &[String]) -> Result<(), String> {
-    let flags = parse_flags(
-        args,
-        &["games", "nodes", "out", "seed", "threads", "openings", "random-plies"],
-    )?;
-    let out = flags.get("out").ok_or("--out FILE is required")?.clone();
+    let flags = parse_flags(args, crate::cli::DATAGEN_FLAGS)?;
+    let out = flags["out"].clone();
     let config = Config {
         games: flag(&flags, "games", 100usize)?,
         soft_nodes: flag(&flags, "nodes", 5000u64)?.max(1),
@@ -470,17 +434,6 @@ mod tests {
             assert!(x < 7);
         }
         assert_ne!(game_rng(1, 0).next_u64(), game_rng(1, 1).next_u64());
-    }
-
-    #[test]
-    fn flags_parse() {
-        let args: Vec<String> =
-            ["--games", "3", "--out", "x.txt"].iter().map(|s| s.to_string()).collect();
-        let f = parse_flags(&args, &["games", "out"]).expect("valid flags");
-        assert_eq!(flag(&f, "games", 0usize), Ok(3));
-        assert_eq!(flag(&f, "nodes", 7u64), Ok(7));
-        assert!(parse_flags(&args, &["games"]).is_err());
-        assert!(parse_flags(&args[..1], &["games"]).is_err());
     }
 
     #[test]

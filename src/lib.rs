@@ -5,6 +5,7 @@
 // The start-up CPU check is compiled on its own by build.rs and linked into the
 // binary; here it is a module only for its tests.
 pub mod build_info;
+pub mod cli;
 #[cfg(all(test, target_arch = "x86_64"))]
 #[path = "cpu_check.rs"]
 mod cpu_check;

@@ -1,15 +1,12 @@
 //! Tessera, a UCI chess engine.
 //!
-//! `tessera` with no arguments speaks UCI on stdin/stdout. Subcommands:
-//! `tessera bench [depth] [threads] [hash]` searches a fixed position list and
-//! prints `<nodes> nodes <nps> nps`; `tessera perft <depth> [fen]` prints a
-//! divide and the node count; `tessera --version` prints the version and the
-//! commit built; `tessera tune-spsa` (with the `tune` feature) prints
-//! OpenBench's SPSA input for the search's tunables. Any other arguments are
-//! UCI commands, one per
-//! argument, run in order (`tessera "genfens 10 seed 1 book None" quit`, as
-//! OpenBench sends). The `cluster` feature runs the UCI engine over MPI ranks
-//! when an MPI launcher starts it (docs/cluster.md).
+//! `tessera` with no arguments speaks UCI on stdin/stdout; the subcommands
+//! (`bench`, `perft`, `datagen`, `tune-spsa`, `--version`, `--help`) and their
+//! arguments are declared once, in `src/cli.rs`, which `--help` lists. Any
+//! other arguments are UCI commands, one per argument, run in order
+//! (`tessera "genfens 10 seed 1 book None" quit`, as OpenBench sends); a `go`
+//! among them runs to its limit. The `cluster` feature runs the UCI engine
+//! over MPI ranks when an MPI launcher starts it (docs/cluster.md).
 
 mod bench;
 #[cfg(feature = "cluster")]
@@ -57,25 +54,9 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some("help" | "--help" | "-h") => {
-            println!("usage: tessera                              start the UCI loop");
-            println!("       tessera bench [depth] [threads] [mb]  search the bench positions");
-            println!("       tessera perft <depth> [fen]           count leaf nodes (divide)");
-            println!(
-                "       tessera \"<uci command>\" ...           run UCI commands in order, e.g."
-            );
-            println!("               tessera \"genfens 10 seed 1 book None\" quit");
-            println!(
-                "       tessera datagen --out FILE [--games N] [--nodes K] [--seed S] [--threads T]"
-            );
-            println!(
-                "                       [--openings PATH] [--random-plies R]   self-play training data"
-            );
-            println!(
-                "       tessera tune-spsa                     OpenBench SPSA input (tune build)"
-            );
-            println!(
-                "       tessera --version                    what this build is: commit, CPU, network, compiler"
-            );
+            for line in tessera::cli::help() {
+                println!("{line}");
+            }
             ExitCode::SUCCESS
         }
         Some(_) => {

@@ -79,7 +79,7 @@ pub fn write_divide(
 pub fn run_cli(args: &[String]) -> ExitCode {
     let depth = args.first().and_then(|d| d.parse::<u32>().ok()).filter(|&d| d <= MAX_PERFT_DEPTH);
     let Some(depth) = depth else {
-        eprintln!("usage: tessera perft <depth 0..{MAX_PERFT_DEPTH}> [fen]");
+        eprintln!("{}", crate::cli::usage("perft"));
         return ExitCode::FAILURE;
     };
     let board = if args.len() > 1 {

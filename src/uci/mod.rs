@@ -22,6 +22,7 @@ mod command;
 mod eval_board;
 pub mod go;
 pub mod input;
+mod on_change;
 pub mod options;
 pub mod output;
 mod perft_job;
@@ -325,78 +326,16 @@ impl Engine {
         job
     }
 
-    /// Makes `new` the settings, doing what a changed option asks for at once.
-    /// A refused resource keeps that option's old value (and says so).
+    /// Makes `new` the settings, doing at once what each changed option asks
+    /// for (its action, declared with it in `options.rs`), in the order the
+    /// options are declared. A refused resource keeps that option's old value
+    /// (and says so).
     fn apply_settings(&mut self, mut new: Settings) {
-        if new.strength_seed != self.settings.strength_seed {
-            self.rng = Rng::from_seed_or_clock(new.strength_seed);
-        }
-        if new.hash_mb != self.settings.hash_mb
-            || new.threads != self.settings.threads
-            || new.clear_hash != self.settings.clear_hash
-            || new.numa_policy != self.settings.numa_policy
-        {
-            // These wait for the search under way to end: it ends at once.
-            self.reporter.strength.cut_short();
-        }
-        let old = &self.settings;
-        if new.hash_mb != old.hash_mb {
-            match self.pool.resize_hash(new.hash_mb) {
-                Ok(()) => self.announce_hash(),
-                Err(e) => {
-                    // The old table was freed first and allocated again, empty.
-                    let (_, mb) = self.pool.hash_info();
-                    let stays = if mb == old.hash_mb { "stays at" } else { "is now" };
-                    self.error(&format!("setoption: {e}; the table {stays} {mb} MB"));
-                    new.hash_mb = mb;
-                }
+        let old = self.settings.clone();
+        for declaration in options::declarations() {
+            if let Some(action) = declaration.action(&new, &old) {
+                action(self, &mut new, &old);
             }
-        }
-        if new.threads != old.threads
-            && let Err(e) = self.pool.set_threads(new.threads)
-        {
-            let n = old.threads;
-            self.error(&format!(
-                "setoption: {e}; keeping {n} thread{}",
-                if n == 1 { "" } else { "s" }
-            ));
-            new.threads = old.threads;
-        }
-        if new.numa_policy != old.numa_policy {
-            match self.pool.set_numa_policy(new.numa_policy.clone()) {
-                Ok(()) => self.announce_pinning(),
-                Err(e) => {
-                    self.error(&format!("setoption: {e}; NumaPolicy stays {}", old.numa_policy));
-                    new.numa_policy = old.numa_policy.clone();
-                }
-            }
-        }
-        if new.clear_hash != old.clear_hash {
-            self.pool.clear();
-        }
-        if new.smp_best_move != old.smp_best_move {
-            self.pool.set_best_move_choice(new.smp_best_move);
-        }
-        if new.eval_file != old.eval_file {
-            match load_network(&new.eval_file) {
-                Ok(net) => {
-                    self.network = net;
-                    self.pool.set_network(Arc::clone(&self.network));
-                    self.out.line(&format!("info string evaluation network {}", new.eval_file));
-                }
-                Err(e) => {
-                    self.error(&format!("setoption: {e}; the network stays {}", old.eval_file));
-                    new.eval_file = old.eval_file.clone();
-                }
-            }
-        }
-        if new.syzygy_path != old.syzygy_path
-            && !tablebases::load(&self.pool, &self.out, &new.syzygy_path, &old.syzygy_path)
-        {
-            new.syzygy_path = old.syzygy_path.clone();
-        }
-        if tablebases::options(&new) != tablebases::options(old) {
-            self.pool.set_tablebase_options(tablebases::options(&new));
         }
         self.settings = new;
     }

@@ -5,9 +5,11 @@
 //!
 //! Adding an option is one line in that list (plus, for a new value type, an
 //! [`OptionValue`] impl). An option whose change must act at once (resize the
-//! table, start threads, load a file) also gets one comparison in
-//! `Engine::apply_settings`; the others are read from `Settings` where used.
+//! table, start threads, load a file) names its action on the same line
+//! (`=> Engine::on_...`, in `on_change.rs`), which `setoption` runs when the
+//! value changed; the others are read from `Settings` where used.
 
+use super::Engine;
 use std::fmt;
 use std::sync::OnceLock;
 
@@ -150,6 +152,10 @@ impl OptionValue for search::BestMoveChoice {
     }
 }
 
+/// What a changed option does at once: given the engine, the new settings
+/// (whose value it may set back when the change is refused) and the old ones.
+pub(super) type OnChange = fn(&mut super::Engine, &mut Settings, &Settings);
+
 /// One declared option.
 pub struct Declaration {
     /// The UCI name.
@@ -158,12 +164,26 @@ pub struct Declaration {
     pub kind: Kind,
     /// Sets its own field of [`Settings`] from a value of `kind`.
     set: fn(&mut Settings, &Value) -> Result<(), String>,
+    /// Whether its field differs between two settings.
+    changed: fn(&Settings, &Settings) -> bool,
+    /// What a change does at once, if anything.
+    on_change: Option<OnChange>,
 }
 
-/// Declares every option: `field: Type = "UCI name", kind;`, in the order the
-/// `uci` reply lists them.
+impl Declaration {
+    /// The action to run for going from `old` to `new`: this option's, when
+    /// it has one and its value changed.
+    pub(super) fn action(&self, new: &Settings, old: &Settings) -> Option<OnChange> {
+        self.on_change.filter(|_| (self.changed)(new, old))
+    }
+}
+
+/// Declares every option: `field: Type = "UCI name", kind [=> action];`, in
+/// the order the `uci` reply lists them (and changes are acted on).
 macro_rules! declare_options {
-    ($($(#[$doc:meta])* $field:ident: $ty:ty = $name:literal, $kind:expr;)*) => {
+    (@action) => { None };
+    (@action $action:path) => { Some($action as OnChange) };
+    ($($(#[$doc:meta])* $field:ident: $ty:ty = $name:literal, $kind:expr $(=> $action:path)?;)*) => {
         /// The value of every UCI option.
         #[derive(Debug, Clone, PartialEq)]
         pub struct Settings {
@@ -176,6 +196,8 @@ macro_rules! declare_options {
                 name: $name,
                 kind: $kind,
                 set: |settings, value| settings.$field.set_from(value),
+                changed: |a, b| a.$field != b.$field,
+                on_change: declare_options!(@action $($action)?),
             },)*]
         }
 
@@ -200,13 +222,15 @@ macro_rules! declare_options {
 declare_options! {
     /// Table size in MB.
     hash_mb: usize = "Hash",
-        Kind::Spin { default: DEFAULT_HASH_MB as i64, min: 1, max: machine_memory_mb() };
+        Kind::Spin { default: DEFAULT_HASH_MB as i64, min: 1, max: machine_memory_mb() }
+        => Engine::on_hash;
     /// Search threads.
-    threads: usize = "Threads", Kind::Spin { default: 1, min: 1, max: 1024 };
+    threads: usize = "Threads", Kind::Spin { default: 1, min: 1, max: 1024 } => Engine::on_threads;
     /// How search threads are pinned to NUMA nodes: `auto`, `none`, or nodes such as `0-3:4-7`.
-    numa_policy: search::NumaPolicy = "NumaPolicy", Kind::Text { default: "auto" };
+    numa_policy: search::NumaPolicy = "NumaPolicy", Kind::Text { default: "auto" }
+        => Engine::on_numa_policy;
     /// Presses of `Clear Hash` (each clears the table and the histories).
-    clear_hash: Presses = "Clear Hash", Kind::Button;
+    clear_hash: Presses = "Clear Hash", Kind::Button => Engine::on_clear_hash;
     /// Principal variations reported.
     multipv: usize = "MultiPV", Kind::Spin { default: 1, min: 1, max: 256 };
     /// Time kept in reserve per move for communication lag, in ms.
@@ -217,16 +241,20 @@ declare_options! {
     /// Chess960 castling notation.
     chess960: bool = "UCI_Chess960", Kind::Check { default: false };
     /// The network file to evaluate with (`<embedded>`: the one built in).
-    eval_file: String = "EvalFile", Kind::Text { default: "<embedded>" };
+    eval_file: String = "EvalFile", Kind::Text { default: "<embedded>" } => Engine::on_eval_file;
     /// Syzygy tablebase folders, separated by `:` or `;` (`<empty>`: none;
     /// docs/tablebases.md).
-    syzygy_path: String = "SyzygyPath", Kind::Text { default: "<empty>" };
+    syzygy_path: String = "SyzygyPath", Kind::Text { default: "<empty>" }
+        => Engine::on_syzygy_path;
     /// With exactly `SyzygyProbeLimit` pieces, the search probes only from this depth.
-    syzygy_probe_depth: i32 = "SyzygyProbeDepth", Kind::Spin { default: 1, min: 1, max: 100 };
+    syzygy_probe_depth: i32 = "SyzygyProbeDepth", Kind::Spin { default: 1, min: 1, max: 100 }
+        => Engine::on_tablebase_options;
     /// Probe positions with at most this many pieces (the name OpenBench sends).
-    syzygy_probe_limit: u32 = "SyzygyProbeLimit", Kind::Spin { default: 7, min: 0, max: 7 };
+    syzygy_probe_limit: u32 = "SyzygyProbeLimit", Kind::Spin { default: 7, min: 0, max: 7 }
+        => Engine::on_tablebase_options;
     /// A win the fifty-move rule spoils counts as a draw.
-    syzygy_50_move_rule: bool = "Syzygy50MoveRule", Kind::Check { default: true };
+    syzygy_50_move_rule: bool = "Syzygy50MoveRule", Kind::Check { default: true }
+        => Engine::on_tablebase_options;
     /// `info ... wdl W D L` on every line with a score (off: some GUIs break on it).
     show_wdl: bool = "UCI_ShowWDL", Kind::Check { default: false };
     /// Play at the strength `UCI_Elo` names instead of full strength (src/uci/strength.rs).
@@ -238,12 +266,14 @@ declare_options! {
         max: crate::uci::strength::MAX_ELO,
     };
     /// The seed of the random choices of `UCI_LimitStrength` (0: from the clock).
-    strength_seed: u64 = "StrengthSeed", Kind::Spin { default: 0, min: 0, max: u32::MAX as i64 };
+    strength_seed: u64 = "StrengthSeed", Kind::Spin { default: 0, min: 0, max: u32::MAX as i64 }
+        => Engine::on_strength_seed;
     /// For testing: search techniques turned off, e.g. `-nmp,-lmr` (see search::Features).
     search_features: search::Features = "SearchFeatures", Kind::Text { default: "default" };
     /// For testing Lazy SMP: how the reported move is chosen among the threads.
     smp_best_move: search::BestMoveChoice = "SMPBestMove",
-        Kind::Combo { default: "Vote", vars: &["Vote", "Deepest", "Main"] };
+        Kind::Combo { default: "Vote", vars: &["Vote", "Deepest", "Main"] }
+        => Engine::on_smp_best_move;
 }
 
 /// The default `Hash` in MB.
@@ -445,6 +475,39 @@ pub fn parse_change(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The options that act at once when changed, and only when changed.
+    #[test]
+    fn an_action_runs_only_for_a_changed_option_that_has_one() {
+        let old = Settings::default();
+        let acting: Vec<&str> =
+            declarations().iter().filter(|d| d.on_change.is_some()).map(|d| d.name).collect();
+        assert_eq!(
+            acting,
+            [
+                "Hash",
+                "Threads",
+                "NumaPolicy",
+                "Clear Hash",
+                "EvalFile",
+                "SyzygyPath",
+                "SyzygyProbeDepth",
+                "SyzygyProbeLimit",
+                "Syzygy50MoveRule",
+                "StrengthSeed",
+                "SMPBestMove"
+            ]
+        );
+        assert!(declarations().iter().all(|d| d.action(&old, &old).is_none()));
+        let new = Settings { hash_mb: 64, multipv: 3, ..old.clone() };
+        let fired: Vec<&str> = declarations()
+            .iter()
+            .filter(|d| d.action(&new, &old).is_some())
+            .map(|d| d.name)
+            .collect();
+        assert_eq!(fired, ["Hash"], "MultiPV changed too, but has no action");
+    }
+
     use search::{BestMoveChoice, Features};
 
     /// What each option must change: a value other than its default, and a test

@@ -1,0 +1,182 @@
+//! The command line, declared once: every subcommand with its arguments and
+//! what it does ([`COMMANDS`], which `tessera --help` lists and each command
+//! repeats after an error), and the `--name value` flags of those that take
+//! flags ([`Flag`], from which both the parser and the usage line come).
+
+use std::collections::HashMap;
+
+/// A `--name value` flag of a subcommand.
+pub struct Flag {
+    /// The name, without `--`.
+    pub name: &'static str,
+    /// What the value is, as the usage line shows it (`FILE`, `N`).
+    pub value: &'static str,
+    /// Whether the command needs it.
+    pub required: bool,
+}
+
+/// The arguments of a subcommand: words, or flags.
+pub enum Args {
+    /// Words in order, as the usage line shows them.
+    Words(&'static str),
+    /// `--name value` flags.
+    Flags(&'static [Flag]),
+}
+
+/// One way to run the binary.
+pub struct Command {
+    /// The first argument (`""`: none, or UCI commands).
+    pub name: &'static str,
+    /// What follows it.
+    pub args: Args,
+    /// What it does.
+    pub what: &'static str,
+}
+
+/// The flags of `tessera datagen`.
+pub const DATAGEN_FLAGS: &[Flag] = &[
+    Flag { name: "out", value: "FILE", required: true },
+    Flag { name: "games", value: "N", required: false },
+    Flag { name: "nodes", value: "K", required: false },
+    Flag { name: "seed", value: "S", required: false },
+    Flag { name: "threads", value: "T", required: false },
+    Flag { name: "openings", value: "PATH", required: false },
+    Flag { name: "random-plies", value: "R", required: false },
+];
+
+/// Every subcommand, in the order `--help` lists them.
+pub const COMMANDS: &[Command] = &[
+    Command { name: "", args: Args::Words(""), what: "start the UCI loop" },
+    Command {
+        name: "bench",
+        args: Args::Words(
+            "[depth 1..64] [threads 1..1024] [hash MB] [search features, e.g. -nmp,-lmr]",
+        ),
+        what: "search the bench positions; ends with `N nodes M nps`",
+    },
+    Command {
+        name: "perft",
+        args: Args::Words("<depth 0..10> [fen]"),
+        what: "count leaf nodes (divide)",
+    },
+    Command { name: "datagen", args: Args::Flags(DATAGEN_FLAGS), what: "self-play training data" },
+    Command { name: "tune-spsa", args: Args::Words(""), what: "OpenBench SPSA input (tune build)" },
+    Command {
+        name: "--version",
+        args: Args::Words(""),
+        what: "what this build is: commit, CPU, network, compiler",
+    },
+    Command { name: "--help", args: Args::Words(""), what: "this list" },
+    Command {
+        name: "",
+        args: Args::Words("\"<uci command>\" ..."),
+        what: "run UCI commands in order, e.g. tessera \"genfens 10 seed 1 book None\" quit",
+    },
+];
+
+impl Command {
+    /// `tessera <name> <args>`.
+    pub fn synopsis(&self) -> String {
+        let args = match &self.args {
+            Args::Words(words) => words.to_string(),
+            Args::Flags(flags) => {
+                let each = flags.iter().map(|f| {
+                    let flag = format!("--{} {}", f.name, f.value);
+                    if f.required { flag } else { format!("[{flag}]") }
+                });
+                each.collect::<Vec<_>>().join(" ")
+            }
+        };
+        let words = ["tessera", self.name, &args];
+        let words: Vec<&str> = words.into_iter().filter(|w| !w.is_empty()).collect();
+        words.join(" ")
+    }
+}
+
+/// `usage: tessera <command> ...` for the subcommand `name`.
+pub fn usage(name: &str) -> String {
+    let command = COMMANDS.iter().find(|c| c.name == name);
+    format!("usage: {}", command.map_or_else(|| "tessera --help".into(), Command::synopsis))
+}
+
+/// The lines of `tessera --help`: each command's synopsis, then what it does.
+pub fn help() -> Vec<String> {
+    let mut lines = vec!["usage:".to_string()];
+    for command in COMMANDS {
+        lines.push(format!("  {}", command.synopsis()));
+        lines.push(format!("      {}", command.what));
+    }
+    lines
+}
+
+/// Parses `--name value` pairs of `flags`: every flag takes a value; unknown
+/// flags and missing required ones are errors.
+pub fn parse_flags(args: &[String], flags: &[Flag]) -> Result<HashMap<String, String>, String> {
+    let mut map = HashMap::new();
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let Some(name) = arg.strip_prefix("--") else {
+            return Err(format!("unexpected argument '{arg}'"));
+        };
+        if !flags.iter().any(|f| f.name == name) {
+            return Err(format!("unknown option '--{name}'"));
+        }
+        let Some(value) = it.next() else {
+            return Err(format!("option '--{name}' needs a value"));
+        };
+        map.insert(name.to_string(), value.clone());
+    }
+    if let Some(missing) = flags.iter().find(|f| f.required && !map.contains_key(f.name)) {
+        return Err(format!("--{} {} is required", missing.name, missing.value));
+    }
+    Ok(map)
+}
+
+/// The value of flag `name` parsed as `T`, or `default` when absent.
+pub fn flag<T: std::str::FromStr>(
+    flags: &HashMap<String, String>,
+    name: &str,
+    default: T,
+) -> Result<T, String> {
+    match flags.get(name) {
+        None => Ok(default),
+        Some(v) => v.parse().map_err(|_| format!("bad value '{v}' for --{name}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FLAGS: &[Flag] = &[
+        Flag { name: "out", value: "FILE", required: true },
+        Flag { name: "games", value: "N", required: false },
+    ];
+
+    #[test]
+    fn flags_parse() {
+        let args: Vec<String> =
+            ["--games", "3", "--out", "x.txt"].iter().map(|s| s.to_string()).collect();
+        let f = parse_flags(&args, FLAGS).expect("valid flags");
+        assert_eq!(flag(&f, "games", 0usize), Ok(3));
+        assert_eq!(flag(&f, "nodes", 7u64), Ok(7));
+        assert!(parse_flags(&args, &FLAGS[1..]).is_err(), "--out is not a flag there");
+        assert!(parse_flags(&args[..1], FLAGS).is_err(), "--games without a value");
+        assert_eq!(parse_flags(&args[..2], FLAGS).unwrap_err(), "--out FILE is required");
+    }
+
+    #[test]
+    fn usage_lines_come_from_the_declarations() {
+        assert_eq!(
+            usage("datagen"),
+            "usage: tessera datagen --out FILE [--games N] [--nodes K] [--seed S] [--threads T] \
+             [--openings PATH] [--random-plies R]"
+        );
+        let depths = format!("<depth 0..{}>", crate::perft_cmd::MAX_PERFT_DEPTH);
+        assert_eq!(usage("perft"), format!("usage: tessera perft {depths} [fen]"));
+        let help = help();
+        assert_eq!(help.len(), 1 + 2 * COMMANDS.len());
+        assert_eq!(help[1], "  tessera");
+        assert!(help.iter().any(|l| l.contains(&usage("bench")["usage: ".len()..])));
+    }
+}

@@ -1,0 +1,96 @@
+//! What a changed option does at once: one action each, named beside the
+//! option's declaration in `options.rs`. An action that cannot do what the new
+//! value asks (the system refuses the memory, a file is not a network) says so
+//! in one error line and sets the value back to what the engine still has.
+
+use super::options::Settings;
+use super::{Engine, load_network, tablebases};
+use crate::rng::Rng;
+use std::sync::Arc;
+
+impl Engine {
+    /// `StrengthSeed`: the random choices of `UCI_LimitStrength` start again from it.
+    pub(super) fn on_strength_seed(&mut self, new: &mut Settings, _old: &Settings) {
+        self.rng = Rng::from_seed_or_clock(new.strength_seed);
+    }
+
+    /// `Hash`: a table of the new size (the search under way ends first).
+    pub(super) fn on_hash(&mut self, new: &mut Settings, old: &Settings) {
+        self.reporter.strength.cut_short();
+        match self.pool.resize_hash(new.hash_mb) {
+            Ok(()) => self.announce_hash(),
+            Err(e) => {
+                // The old table was freed first and allocated again, empty.
+                let (_, mb) = self.pool.hash_info();
+                let stays = if mb == old.hash_mb { "stays at" } else { "is now" };
+                self.error(&format!("setoption: {e}; the table {stays} {mb} MB"));
+                new.hash_mb = mb;
+            }
+        }
+    }
+
+    /// `Threads`: the new threads start before the old ones retire.
+    pub(super) fn on_threads(&mut self, new: &mut Settings, old: &Settings) {
+        self.reporter.strength.cut_short();
+        if let Err(e) = self.pool.set_threads(new.threads) {
+            let n = old.threads;
+            self.error(&format!(
+                "setoption: {e}; keeping {n} thread{}",
+                if n == 1 { "" } else { "s" }
+            ));
+            new.threads = old.threads;
+        }
+    }
+
+    /// `NumaPolicy`: the threads are pinned anew, and say where.
+    pub(super) fn on_numa_policy(&mut self, new: &mut Settings, old: &Settings) {
+        self.reporter.strength.cut_short();
+        match self.pool.set_numa_policy(new.numa_policy.clone()) {
+            Ok(()) => self.announce_pinning(),
+            Err(e) => {
+                self.error(&format!("setoption: {e}; NumaPolicy stays {}", old.numa_policy));
+                new.numa_policy = old.numa_policy.clone();
+            }
+        }
+    }
+
+    /// `Clear Hash`: the table and the histories are cleared.
+    pub(super) fn on_clear_hash(&mut self, _new: &mut Settings, _old: &Settings) {
+        self.reporter.strength.cut_short();
+        self.pool.clear();
+    }
+
+    /// `SMPBestMove`: how the threads' moves are chosen from the next search on.
+    pub(super) fn on_smp_best_move(&mut self, new: &mut Settings, _old: &Settings) {
+        self.pool.set_best_move_choice(new.smp_best_move);
+    }
+
+    /// `EvalFile`: the network is read (with bounds) and replaces the old one.
+    pub(super) fn on_eval_file(&mut self, new: &mut Settings, old: &Settings) {
+        match load_network(&new.eval_file) {
+            Ok(net) => {
+                self.network = net;
+                self.pool.set_network(Arc::clone(&self.network));
+                self.out.line(&format!("info string evaluation network {}", new.eval_file));
+            }
+            Err(e) => {
+                self.error(&format!("setoption: {e}; the network stays {}", old.eval_file));
+                new.eval_file = old.eval_file.clone();
+            }
+        }
+    }
+
+    /// `SyzygyPath`: the tables of the new folders are checked and loaded.
+    pub(super) fn on_syzygy_path(&mut self, new: &mut Settings, old: &Settings) {
+        if !tablebases::load(&self.pool, &self.out, &new.syzygy_path, &old.syzygy_path) {
+            new.syzygy_path = old.syzygy_path.clone();
+        }
+    }
+
+    /// `SyzygyProbeDepth`, `SyzygyProbeLimit`, `Syzygy50MoveRule`: the probing rules.
+    pub(super) fn on_tablebase_options(&mut self, new: &mut Settings, old: &Settings) {
+        if tablebases::options(new) != tablebases::options(old) {
+            self.pool.set_tablebase_options(tablebases::options(new));
+        }
+    }
+}
