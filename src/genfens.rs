@@ -77,14 +77,6 @@ fn position_rng(seed: u64, index: usize) -> Rng {
     Rng::new(mix.next_u64() ^ 0x6A09_E667_F3BC_C909)
 }
 
-/// The UCI command: generates and prints, or prints one error line.
-pub fn run_uci(args: &str, out: &crate::uci::output::Output) {
-    let result = parse(args).and_then(|request| generate(&request, |line| out.line(line)));
-    if let Err(e) = result {
-        out.line(&format!("info string error: {e}"));
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

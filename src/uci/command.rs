@@ -40,6 +40,8 @@ pub enum Command {
     Eval,
     /// `compiler`: show what this build is.
     Compiler,
+    /// `genfens N seed S book <file|None>`: OpenBench's start positions (src/genfens.rs).
+    Genfens(crate::genfens::Request),
     /// `quit`.
     Quit,
 }
@@ -81,6 +83,7 @@ pub fn parse(line: &str, current: &Position, settings: &Settings) -> Result<Comm
         "ponderhit" => Ok(Command::PonderHit),
         "d" => Ok(Command::Display),
         "compiler" => Ok(Command::Compiler),
+        "genfens" => crate::genfens::parse(&rest.join(" ")).map(Command::Genfens),
         "eval" => Ok(Command::Eval),
         "position" => parse_position(rest, chess960).map(Command::Position),
         "setoption" => parse_setoption(rest, settings),

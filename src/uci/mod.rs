@@ -181,11 +181,6 @@ impl Engine {
     /// Handles one line; returns `false` on `quit`.
     fn handle(&mut self, line: &str) -> bool {
         let received = Instant::now();
-        // OpenBench's start-position request; see src/genfens.rs.
-        if let Some(args) = line.trim_start().strip_prefix("genfens ") {
-            crate::genfens::run_uci(args, &self.out);
-            return true;
-        }
         let command = match command::parse(line, &self.position, &self.settings) {
             Ok(c) => c,
             Err(e) => {
@@ -291,6 +286,12 @@ impl Engine {
                     "info string static eval {score} cp (side to move), network {}",
                     self.settings.eval_file
                 ));
+            }
+            Command::Genfens(request) => {
+                let result = crate::genfens::generate(&request, |line| self.out.line(line));
+                if let Err(e) = result {
+                    self.error(&e);
+                }
             }
             Command::Compiler => {
                 for line in crate::build_info::lines() {
