@@ -33,7 +33,6 @@ fn context<'a>(
     job: &SearchJob,
     tb: &'a Tablebase,
 ) -> SearchContext<'a> {
-    let breadcrumbs = job.features.breadcrumbs.then_some((&shared.breadcrumbs, id));
     if cluster.ranks() == 1 {
         return SearchContext {
             tt,
@@ -43,7 +42,6 @@ fn context<'a>(
             counts: counters.thread(id),
             current_move: None,
             share: None,
-            breadcrumbs,
         };
     }
     let view = ClusterView {
@@ -59,7 +57,6 @@ fn context<'a>(
         counts: counters.thread(id),
         current_move: None,
         share: Some(Share { cluster, depth: cluster.share_depth(), thread: id }),
-        breadcrumbs,
     }
 }
 

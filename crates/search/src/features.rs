@@ -85,9 +85,6 @@ features! {
     helper_partial = "helperpartial" off,
     /// Lazy SMP: one correction history shared by every thread instead of one each.
     shared_correction = "sharedcorr" off,
-    /// Lazy SMP: a thread that finds another one already in a node near the
-    /// root reduces that node's late moves one ply more (`breadcrumbs.rs`).
-    breadcrumbs = "breadcrumbs" off,
 }
 
 impl Features {

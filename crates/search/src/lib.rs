@@ -10,7 +10,6 @@
 
 #![warn(missing_docs)]
 
-mod breadcrumbs;
 mod choice;
 mod cluster;
 mod control;

@@ -31,7 +31,6 @@
 //! one on its own table; on the ranks that follow, thread 0 searches like a
 //! helper and hands its rank's lines to the leader (see `crate::cluster`).
 
-use crate::breadcrumbs::Breadcrumbs;
 use crate::choice::{BestMoveChoice, ThreadResult};
 use crate::cluster::{Alone, Cluster};
 use crate::control::{Command, Control, Resources, Search};
@@ -126,8 +125,6 @@ pub(crate) struct Shared {
     /// The correction history the threads share under feature `sharedcorr`
     /// (otherwise each thread keeps its own).
     pub correction: Arc<CorrectionHistory>,
-    /// Which thread is in which node near the root, under feature `breadcrumbs`.
-    pub breadcrumbs: Breadcrumbs,
 }
 
 impl Shared {
@@ -227,7 +224,6 @@ impl ThreadPool {
             last_outcome: Mutex::new(None),
             remote_nodes: CachePadded::new(AtomicU64::new(0)),
             correction: Arc::default(),
-            breadcrumbs: Breadcrumbs::default(),
         });
         let handles = spawn(&shared, threads.max(1))?;
         let mut pool = ThreadPool { shared, handles: Vec::new() };
@@ -625,19 +621,6 @@ mod tests {
             let outcome = pool.shared.last_outcome.lock().clone().expect("a best move");
             assert_eq!(outcome.best, Some(capture), "stopped before depth 1 was searched");
         }
-    }
-
-    #[test]
-    fn every_breadcrumb_is_picked_up_when_a_search_ends() {
-        let pool = ThreadPool::new(2, 1, Arc::new(crate::Silent));
-        let limits = SearchLimits { depth: Some(10), ..SearchLimits::default() };
-        let features = crate::Features::parse("+breadcrumbs").expect("known feature");
-        let job = SearchJob { limits, features, ..(*job()).clone() };
-        assert!(pool.search_sync(job).is_some_and(|o| o.best.is_some()));
-        assert!(
-            pool.shared.breadcrumbs.is_clear(),
-            "a thread left a node without freeing its slot"
-        );
     }
 
     #[test]

@@ -20,7 +20,6 @@ mod qsearch;
 mod search;
 mod table;
 
-use crate::breadcrumbs::{self, Breadcrumbs, Crumb};
 use crate::correction::CorrectionHistory;
 use crate::history::{Histories, PieceTo};
 use crate::params::MAX_SEARCH_PLY;
@@ -73,22 +72,6 @@ pub(crate) struct SearchContext<'a> {
     pub current_move: Option<crate::report::CurrentMoveReports<'a>>,
     /// Where deep stores go to be shared with other ranks (`None` outside a cluster).
     pub share: Option<Share<'a>>,
-    /// The pool's breadcrumbs and this thread's id (`None`: feature `breadcrumbs` off).
-    pub breadcrumbs: Option<(&'a Breadcrumbs, usize)>,
-}
-
-impl<'a> SearchContext<'a> {
-    /// Enters the node with key `key` at `ply` plies from the root: leaves a
-    /// breadcrumb there if it is near enough the root (and the feature is on).
-    #[inline(always)]
-    pub fn enter(&self, key: u64, ply: usize) -> Crumb<'a> {
-        match self.breadcrumbs {
-            Some((crumbs, thread)) if ply > 0 && ply < breadcrumbs::MAX_PLY => {
-                crumbs.enter(thread, key)
-            }
-            _ => Crumb::NONE,
-        }
-    }
 }
 
 /// A search thread's way of offering its deep stores to the other ranks of a cluster.

@@ -33,8 +33,6 @@ struct Node {
     hash_move: Move,
     /// The moves played one and two plies before.
     prev: [PieceTo; 2],
-    /// Another thread was already in this node (feature `breadcrumbs`).
-    marked: bool,
 }
 
 impl Node {
@@ -138,9 +136,6 @@ impl Worker {
         if root && !self.root_moves.contains(&hash_move) {
             hash_move = Move::NULL;
         }
-        // Leaves this thread's breadcrumb here until the node returns (`breadcrumbs.rs`).
-        let crumb = ctx.enter(key, ply);
-
         // Step 3b. Tablebases (`tablebase.rs`): right after a capture or pawn move with
         // few enough pieces the tables know the result. A verdict that settles the window
         // ends the node (stored deeper than searched: it is exact); at a PV node a win
@@ -209,7 +204,6 @@ impl Worker {
             static_eval,
             hash_move,
             prev: [moved(1), moved(2)],
-            marked: crumb.marked,
         };
 
         // Steps 5 to 6. Whole-node pruning, before any move is searched.
@@ -562,7 +556,6 @@ impl Worker {
         }
         let mut r = c.base_reduction;
         r += i32::from(!node.pv) + i32::from(node.cut) + i32::from(!node.improving);
-        r += i32::from(node.marked);
         r -= i32::from(c.gives_check) + i32::from(picker.is_refutation(c.mv));
         r -= c.history / lmr_history_divisor();
         if c.noisy {
