@@ -125,10 +125,9 @@ fn prepare(shared: &Shared, worker: &mut Worker, search: &Search) {
     let mut noted = worker.node_network.take();
     let network = shared.network_for(&search.resources.network, worker.numa_node, &mut noted);
     worker.node_network = noted;
-    let correction = job.features.shared_correction.then_some(&shared.correction);
     match tb.root() {
-        Some(root) => worker.prepare(&job.position, &root.moves(), network, correction),
-        None => worker.prepare(&job.position, &job.limits.search_moves, network, correction),
+        Some(root) => worker.prepare(&job.position, &root.moves(), network),
+        None => worker.prepare(&job.position, &job.limits.search_moves, network),
     }
 }
 

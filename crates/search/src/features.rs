@@ -83,8 +83,6 @@ features! {
     /// its last completed line (a fail high counts), lets that move vote too,
     /// as the main thread's own unfinished iteration does.
     helper_partial = "helperpartial" off,
-    /// Lazy SMP: one correction history shared by every thread instead of one each.
-    shared_correction = "sharedcorr" off,
 }
 
 impl Features {

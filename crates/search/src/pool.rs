@@ -34,7 +34,6 @@
 use crate::choice::{BestMoveChoice, ThreadResult};
 use crate::cluster::{Alone, Cluster};
 use crate::control::{Command, Control, Resources, Search};
-use crate::correction::CorrectionHistory;
 use crate::counters::Counters;
 use crate::deepening::{follower_search, helper_search, main_search};
 use crate::limits::SearchLimits;
@@ -122,9 +121,6 @@ pub(crate) struct Shared {
     pub last_outcome: Mutex<Option<SearchOutcome>>,
     /// The other ranks' nodes in the current search, as last heard (in a cluster).
     pub remote_nodes: CachePadded<AtomicU64>,
-    /// The correction history the threads share under feature `sharedcorr`
-    /// (otherwise each thread keeps its own).
-    pub correction: Arc<CorrectionHistory>,
 }
 
 impl Shared {
@@ -223,7 +219,6 @@ impl ThreadPool {
             pinned: Mutex::new(Vec::new()),
             last_outcome: Mutex::new(None),
             remote_nodes: CachePadded::new(AtomicU64::new(0)),
-            correction: Arc::default(),
         });
         let handles = spawn(&shared, threads.max(1))?;
         let mut pool = ThreadPool { shared, handles: Vec::new() };
@@ -352,7 +347,6 @@ impl ThreadPool {
         self.stop();
         let mut c = self.idle();
         c.resources.tt_mut().clear();
-        self.shared.correction.clear();
         c.issue(Command::ClearHistories, self.handles.len());
         self.shared.wake.notify_all();
         drop(c);
@@ -588,23 +582,6 @@ mod tests {
             start: Instant::now(),
             features: crate::Features::default(),
         })
-    }
-
-    #[test]
-    fn the_threads_share_the_correction_history_only_under_sharedcorr() {
-        let mut pool = ThreadPool::new(2, 1, Arc::new(crate::Silent));
-        let search = |pool: &ThreadPool, features: &str| {
-            let limits = SearchLimits { depth: Some(8), ..SearchLimits::default() };
-            let features = crate::Features::parse(features).expect("known features");
-            let job = SearchJob { limits, features, ..(*job()).clone() };
-            assert!(pool.search_sync(job).is_some_and(|o| o.best.is_some()));
-        };
-        search(&pool, "default");
-        assert!(pool.shared.correction.is_empty(), "the threads wrote the shared table");
-        search(&pool, "+sharedcorr");
-        assert!(!pool.shared.correction.is_empty(), "the threads did not write the shared table");
-        pool.clear();
-        assert!(pool.shared.correction.is_empty(), "ucinewgame kept the shared corrections");
     }
 
     #[test]

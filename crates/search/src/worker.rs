@@ -88,10 +88,8 @@ pub struct Worker {
     /// Changed only through `make_move`, `make_null` and `unmake_move` (and `prepare`).
     position: Position,
     histories: Box<Histories>,
-    /// The correction history in use: this thread's own, or the pool's shared one.
-    correction: Arc<CorrectionHistory>,
-    /// This thread's own correction history.
-    own_correction: Arc<CorrectionHistory>,
+    /// What this thread's searches learned about the static evaluation.
+    correction: CorrectionHistory,
     /// The evaluation network.
     network: Arc<Network>,
     /// The network's accumulators along the current line: `[0]` is the root's,
@@ -151,12 +149,10 @@ impl Worker {
     pub fn new(network: Arc<Network>) -> Worker {
         let position = Position::new(Board::startpos());
         let root = Accumulator::new(&network, position.board());
-        let own_correction = Arc::<CorrectionHistory>::default();
         Worker {
             position,
             histories: Box::default(),
-            correction: Arc::clone(&own_correction),
-            own_correction,
+            correction: CorrectionHistory::default(),
             network,
             accumulators: vec![root; MAX_SEARCH_PLY + 8].into_boxed_slice(),
             accumulators_len: 1,
@@ -182,23 +178,15 @@ impl Worker {
     /// Forgets learned move ordering and its own corrections (for `ucinewgame`).
     pub fn clear(&mut self) {
         self.histories.clear();
-        self.own_correction.clear();
+        self.correction.clear();
         self.previous_search_score = None;
     }
 
     /// Prepares a new search from `position`, restricted to `search_moves` if not
-    /// empty, evaluating with `network`, correcting evaluations with `shared_correction`
-    /// (`None`: with this thread's own correction history).
-    pub fn prepare(
-        &mut self,
-        position: &Position,
-        search_moves: &[Move],
-        network: Arc<Network>,
-        shared_correction: Option<&Arc<CorrectionHistory>>,
-    ) {
+    /// empty, evaluating with `network`.
+    pub fn prepare(&mut self, position: &Position, search_moves: &[Move], network: Arc<Network>) {
         self.position = position.clone();
         self.network = network;
-        self.correction = Arc::clone(shared_correction.unwrap_or(&self.own_correction));
         self.accumulators[0] = Accumulator::new(&self.network, position.board());
         self.accumulators_len = 1;
         self.nodes = 0;
