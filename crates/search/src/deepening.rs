@@ -295,23 +295,13 @@ pub(crate) fn helper_search(shared: &Shared, worker: &mut Worker, search: &Searc
     let max_depth = job.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
     let mut score = 0;
     let mut depth = 1;
-    let mut published = None;
     while depth <= MAX_DEPTH && !shared.signals.is_stopped() {
         score = worker.aspiration(&ctx, depth, score, |_, _, _| {});
         if worker.was_stopped() {
-            // Cut short after a root move beat the last completed line: with
-            // `helperpartial` that move votes, counted as the iteration before.
-            if job.features.helper_partial
-                && depth <= max_depth
-                && let Some(line) = unfinished_line(worker, depth, published)
-            {
-                shared.publish(id, line);
-            }
             break;
         }
         if depth <= max_depth {
             let pv = worker.root_pv().to_vec();
-            published = pv.first().copied();
             shared.publish(id, ThreadResult { depth, score, bound: Bound::Exact, pv });
         }
         depth += if job.features.helper_skip && skips_next_depth(lane, depth) { 2 } else { 1 };

@@ -1,6 +1,7 @@
 //! Switches for the search techniques, so each can be measured on versus off
 //! (self-play SPRT, tactical suites). Each is declared `on` or `off` by
-//! default (off: measured and not kept, see docs/search.md); the UCI option
+//! default (`off`: a new technique until a match decides it; one that is not
+//! kept leaves the code, as a patch in docs/experiments/); the UCI option
 //! `SearchFeatures` takes a list like `-nmp,-lmr` to change some.
 
 /// Declares every switch once — field, UCI name, default, doc — and derives from
@@ -22,7 +23,7 @@ macro_rules! features {
         }
 
         impl Features {
-            /// Every switch on, the techniques that were not kept included.
+            /// Every switch on, those declared `off` included.
             pub const ALL: Features = Features { $($field: true,)+ };
 
             /// The names accepted by [`Features::parse`].
@@ -79,10 +80,6 @@ features! {
     improving = "improving" on,
     /// Time management by the best move's share of nodes and by fail lows.
     time_nodes = "tmnodes" on,
-    /// Lazy SMP: a helper whose iteration is cut short, after a root move beat
-    /// its last completed line (a fail high counts), lets that move vote too,
-    /// as the main thread's own unfinished iteration does.
-    helper_partial = "helperpartial" off,
 }
 
 impl Features {
