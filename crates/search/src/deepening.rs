@@ -12,9 +12,7 @@ use crate::pool::{SearchJob, Shared};
 use crate::report::{CurrentMoveReports, Reports, SearchOutcome};
 use crate::stop::{ClusterView, StopCheck};
 use crate::tablebase::Tablebase;
-use crate::time::{
-    IterationTimes, Stability, TimeManager, fail_low_scale, falling_eval_scale, node_share_scale,
-};
+use crate::time::{IterationTimes, Stability, TimeManager, fail_low_scale, node_share_scale};
 use crate::worker::{SearchContext, Share, Worker};
 use board::Move;
 use std::time::Instant;
@@ -146,7 +144,6 @@ fn deepen(
     let started = Instant::now();
     let mut previous_score = None;
     let mut previous_pv = Vec::new();
-    let previous_search = worker.previous_search_score.take();
     for depth in 1..=max_depth {
         let on_fail = |w: &Worker, multipv, score, bound| {
             reports.aspiration_fail(w, (depth, multipv), score, bound, &previous_pv);
@@ -190,11 +187,7 @@ fn deepen(
                 scale *= fail_low_scale(previous, best.score);
             }
         }
-        if let Some(previous) = previous_search {
-            scale *= falling_eval_scale(previous, best.score);
-        }
         previous_score = Some(best.score);
-        worker.previous_search_score = Some(best.score);
         previous_pv.clone_from(&best.pv);
         iterations.completed(started.elapsed());
         if ctx.stop.stop_deepening(best.score, scale, iterations.next(), worker.nodes) {

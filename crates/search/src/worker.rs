@@ -126,9 +126,6 @@ pub struct Worker {
     /// The copy of the pool's network this worker's node evaluates with, as
     /// the worker last found it (`Shared::network_for`).
     pub(crate) node_network: Option<crate::pool::NodeNetwork>,
-    /// The score of this thread's last completed iteration in its previous `go`
-    /// of this game (`None` after `ucinewgame`): the falling-eval time rule's reference.
-    pub(crate) previous_search_score: Option<i32>,
 }
 
 /// A root move that beat every move searched before it in an unfinished iteration.
@@ -169,7 +166,6 @@ impl Worker {
             nmp_min_ply: 0,
             nmp_color: Color::White,
             partial_root: None,
-            previous_search_score: None,
             numa_node: None,
             node_network: None,
         }
@@ -179,7 +175,6 @@ impl Worker {
     pub fn clear(&mut self) {
         self.histories.clear();
         self.correction.clear();
-        self.previous_search_score = None;
     }
 
     /// Prepares a new search from `position`, restricted to `search_moves` if not
@@ -341,21 +336,5 @@ impl Worker {
             self.pv[ply][i] = self.pv[ply + 1][i];
         }
         self.pv_len[ply] = child_len;
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ucinewgame_forgets_the_previous_moves_score() {
-        let mut worker = Worker::new(Arc::from(eval::nnue::EMBEDDED.boxed_copy()));
-        worker.previous_search_score = Some(42);
-        worker.clear();
-        assert_eq!(
-            worker.previous_search_score, None,
-            "the falling-eval rule would compare with the last game"
-        );
     }
 }
