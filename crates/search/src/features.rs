@@ -75,8 +75,9 @@ features! {
     razoring = "razor" on,
     /// Futility pruning of captures in quiescence, and the table's bound refining stand pat.
     qs_futility = "qsfutility" on,
-    /// "Improving" in every margin (futility, razoring) and looking past
-    /// a ply in check.
+    /// "Improving" (the static eval rose since the side's previous move, looking
+    /// past a ply in check) in reverse futility, razoring, futility, late move
+    /// pruning and late move reductions; off, no node is improving.
     improving = "improving" on,
     /// Time management by the best move's share of nodes and by fail lows.
     time_nodes = "tmnodes" on,

@@ -26,6 +26,9 @@ struct Node {
     /// A singular-extension search of this node, without its hash move (Step 10).
     singular_search: bool,
     in_check: bool,
+    /// The static eval rose since this side's previous move ([`Worker::improving`]):
+    /// reverse futility, razoring and futility prune more, late move pruning
+    /// tries more moves and late move reductions reduce less.
     improving: bool,
     /// The corrected static eval ([`NO_EVAL`] in check).
     static_eval: i32,
@@ -33,13 +36,6 @@ struct Node {
     hash_move: Move,
     /// The moves played one and two plies before.
     prev: [PieceTo; 2],
-}
-
-impl Node {
-    /// 1 when `improving` counts in the margins, else 0.
-    fn improving_margin(&self, ctx: &SearchContext) -> i32 {
-        i32::from(ctx.features.improving && self.improving)
-    }
 }
 
 /// A move of the loop, with what the pruning, extension and reduction steps read of it.
@@ -407,7 +403,7 @@ impl Worker {
         // help, so quiescence decides.
         if ctx.features.razoring
             && depth <= razor_max_depth()
-            && eval + razor_margin() * (depth + node.improving_margin(ctx)) < alpha
+            && eval + razor_margin() * (depth + i32::from(node.improving)) < alpha
         {
             let score = self.qsearch(ctx, alpha, alpha + 1, ply, true);
             if self.stopped {
@@ -498,7 +494,7 @@ impl Worker {
             && lmr_depth <= futility_max_depth()
             && node.static_eval
                 + futility_base()
-                + futility_per_depth() * (lmr_depth + node.improving_margin(ctx))
+                + futility_per_depth() * (lmr_depth + i32::from(node.improving))
                 <= alpha)
         // History: this move has kept failing in similar positions.
         || (ctx.features.history_pruning
@@ -596,18 +592,17 @@ impl Worker {
         }
     }
 
-    /// Whether the static eval rose since this side's previous move (two plies
-    /// back; with `improving` on, four plies back when that move was in check).
+    /// Whether the static eval rose since this side's previous move: two plies
+    /// back, or four when that move was made in check. Never with `improving` off.
     #[inline(always)]
     fn improving(&self, ctx: &SearchContext, ply: usize, static_eval: i32) -> bool {
-        if static_eval == NO_EVAL {
+        if !ctx.features.improving || static_eval == NO_EVAL {
             return false;
         }
         let back = |n: usize| (ply >= n).then(|| self.frames[ply - n].static_eval);
         match back(2) {
             Some(e) if e != NO_EVAL => static_eval > e,
-            _ if ctx.features.improving => back(4).is_some_and(|e| e != NO_EVAL && static_eval > e),
-            _ => false,
+            _ => back(4).is_some_and(|e| e != NO_EVAL && static_eval > e),
         }
     }
 
