@@ -40,4 +40,3 @@ pub use pool::{PoolError, SearchJob, ThreadPool};
 pub use report::{CurrentMove, Reporter, SearchInfo, SearchOutcome, Silent};
 pub use tablebase::TablebaseOptions;
 pub use time::TimeManager;
-pub use worker::INFINITY;

@@ -27,10 +27,8 @@ use crate::stop::StopCheck;
 use board::{Board, Color, Move, Piece, Position};
 use eval::nnue::{Accumulator, Network};
 use std::sync::Arc;
-use tt::{DECISIVE_BOUND, MATE, Record, TranspositionTable};
+use tt::{DECISIVE_BOUND, INFINITY, Record, TranspositionTable};
 
-/// A score above any real one.
-pub const INFINITY: i32 = MATE + 1;
 /// The static evaluation slot of a node in check (no evaluation is made there).
 const NO_EVAL: i32 = -INFINITY;
 

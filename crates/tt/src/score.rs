@@ -18,6 +18,7 @@
 //!
 //! | range | meaning |
 //! |---|---|
+//! | `INFINITY` | above any score: the bound of a full window, never a result |
 //! | `MATE_BOUND..=MATE` | we mate |
 //! | `DECISIVE_BOUND..=TB_WIN` | a tablebase win |
 //! | `-DECISIVE_BOUND < s < DECISIVE_BOUND` | an evaluation (static evaluations live here) |
@@ -27,6 +28,10 @@ pub const MAX_PLY: i32 = 256;
 
 /// The score of mate at the root (mate in 0 plies). `MATE - n` is mate in `n` plies.
 pub const MATE: i32 = 32000;
+
+/// A score above any real one: `±INFINITY` are the bounds of a full search
+/// window (and the worst score a search starts from). Never stored.
+pub const INFINITY: i32 = MATE + 1;
 
 /// Smallest absolute score that denotes a mate: `MATE - MAX_PLY`.
 ///

@@ -4,12 +4,12 @@
 //! move of the loop as one [`Candidate`].
 
 use super::table::{NodeResult, bound_settles, tt_cutoff, tt_score};
-use super::{INFINITY, NO_EVAL, PartialRoot, SearchContext, Worker};
+use super::{NO_EVAL, PartialRoot, SearchContext, Worker};
 use crate::history::PieceTo;
 use crate::params::*;
 use crate::picker::{MovePicker, PickerContext};
 use board::{Board, CheckSquares, Move, StackList};
-use tt::{Bound, DECISIVE_BOUND, MATE, Record, is_decisive};
+use tt::{Bound, DECISIVE_BOUND, INFINITY, MATE, Record, is_decisive};
 
 /// What a node's step helpers read of it: fixed by Step 4, except `depth`,
 /// which Step 7 may lower. The one way the search hands a node to a helper.
