@@ -146,7 +146,8 @@ fn deepen(
     let mut previous_pv = Vec::new();
     for depth in 1..=max_depth {
         let on_fail = |w: &Worker, multipv, score, bound| {
-            reports.aspiration_fail(w, (depth, multipv), score, bound, &previous_pv);
+            let searched = (w.progress(), w.root_pv());
+            reports.aspiration_fail(searched, (depth, multipv), score, bound, &previous_pv);
         };
         let searched = worker.search_lines(ctx, depth, &mut scores, on_fail);
         ctx.stop.first_iteration_done();
@@ -164,7 +165,14 @@ fn deepen(
         };
         ctx.stop.publish(worker.nodes);
         for (i, line) in lines.iter().enumerate() {
-            reports.line(worker, depth, i + 1, line.score, Bound::Exact, line.pv.clone());
+            reports.line(
+                worker.progress(),
+                depth,
+                i + 1,
+                line.score,
+                Bound::Exact,
+                line.pv.clone(),
+            );
         }
         let best = &lines[0];
         shared.publish(
@@ -239,7 +247,8 @@ fn announce(
         && chosen.best().is_some()
         && (interrupted || chosen_thread != 0 || in_cluster)
     {
-        reports.line(worker, chosen.depth, 1, chosen.score, chosen.bound, chosen.pv.clone());
+        let pv = chosen.pv.clone();
+        reports.line(worker.progress(), chosen.depth, 1, chosen.score, chosen.bound, pv);
     }
     let root = reports.root;
     let best = chosen.best().or_else(|| worker.root_moves.first().copied());

@@ -23,6 +23,7 @@ mod table;
 use crate::correction::CorrectionHistory;
 use crate::history::{Histories, PieceTo};
 use crate::params::MAX_SEARCH_PLY;
+use crate::report::Progress;
 use crate::stop::StopCheck;
 use board::{Board, Color, Move, Piece, Position};
 use eval::nnue::{Accumulator, Network};
@@ -212,6 +213,11 @@ impl Worker {
     #[inline(always)]
     fn count_root_move_nodes(&mut self, mv: Move, nodes: u64) {
         self.root_move_nodes[mv.from() as usize * 64 + mv.to() as usize] += nodes;
+    }
+
+    /// How far this search has got, for its reports.
+    pub(crate) fn progress(&self) -> Progress {
+        Progress { seldepth: self.seldepth, nodes: self.nodes }
     }
 
     /// The principal variation of the last root search.
