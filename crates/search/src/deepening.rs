@@ -7,9 +7,10 @@ use crate::choice::{BestMoveChoice, ThreadResult, choose};
 use crate::cluster::{Cluster, Remote};
 use crate::control::Search;
 use crate::counters::Counters;
+use crate::limits::SearchJob;
 use crate::params::MAX_DEPTH;
-use crate::pool::{SearchJob, Shared};
 use crate::report::{CurrentMoveReports, Reports, SearchOutcome};
+use crate::shared::Shared;
 use crate::stop::{ClusterView, StopCheck};
 use crate::tablebase::Tablebase;
 use crate::time::{IterationTimes, Stability, TimeManager, fail_low_scale, node_share_scale};
@@ -106,7 +107,7 @@ pub(crate) fn main_search(shared: &Shared, worker: &mut Worker, search: &Search)
         limits.move_time.is_some() || limits.time[root.side_to_move() as usize].is_some();
     let patience = on_clock.then_some(job.move_overhead / 2);
     let remote = (cluster.ranks() > 1).then(|| {
-        let lines = shared.results.lock().clone();
+        let lines = shared.results.lines();
         cluster.finish(&lines, ctx.stop.local_nodes(), patience)
     });
     if let Some(r) = &remote {
@@ -121,7 +122,7 @@ pub(crate) fn main_search(shared: &Shared, worker: &mut Worker, search: &Search)
 fn prepare(shared: &Shared, worker: &mut Worker, search: &Search) {
     let (job, tb) = (&search.job, &*search.resources.tablebase);
     let mut noted = worker.node_network.take();
-    let network = shared.network_for(&search.resources.network, worker.numa_node, &mut noted);
+    let network = shared.numa.network_for(&search.resources.network, worker.numa_node, &mut noted);
     worker.node_network = noted;
     match tb.root() {
         Some(root) => worker.prepare(&job.position, &root.moves(), network),
@@ -159,7 +160,7 @@ fn deepen(
             if reports.lines == 1
                 && let Some(line) = unfinished_line(worker, depth, stability.best())
             {
-                shared.publish(0, line);
+                shared.results.publish(0, line);
             }
             break;
         };
@@ -175,7 +176,7 @@ fn deepen(
             );
         }
         let best = &lines[0];
-        shared.publish(
+        shared.results.publish(
             0,
             ThreadResult { depth, score: best.score, bound: Bound::Exact, pv: best.pv.clone() },
         );
@@ -231,7 +232,7 @@ fn announce(
     (interrupted, choice): (bool, BestMoveChoice),
     remote: Option<Remote>,
 ) {
-    let mut results = shared.results.lock().clone();
+    let mut results = shared.results.lines();
     let in_cluster = remote.is_some();
     // Another rank's line votes only if its move may be played here (a rank whose
     // state differs, e.g. after a refused command, must not hand us an illegal move).
@@ -269,7 +270,7 @@ fn announce(
         nodes: reports.stop.total_nodes(),
         elapsed: reports.start.elapsed(),
     };
-    *shared.last_outcome.lock() = Some(outcome.clone());
+    shared.results.set_outcome(Some(outcome.clone()));
     shared.reporter.best_move(&outcome);
 }
 
@@ -304,7 +305,7 @@ pub(crate) fn helper_search(shared: &Shared, worker: &mut Worker, search: &Searc
         }
         if depth <= max_depth {
             let pv = worker.root_pv().to_vec();
-            shared.publish(id, ThreadResult { depth, score, bound: Bound::Exact, pv });
+            shared.results.publish(id, ThreadResult { depth, score, bound: Bound::Exact, pv });
         }
         depth += if job.features.helper_skip && skips_next_depth(lane, depth) { 2 } else { 1 };
     }
@@ -319,6 +320,6 @@ pub(crate) fn follower_search(shared: &Shared, worker: &mut Worker, search: &Sea
     let cluster = &search.resources.cluster;
     cluster.begin();
     helper_search(shared, worker, search, 0);
-    let lines = shared.results.lock().clone();
+    let lines = shared.results.lines();
     cluster.finish(&lines, search.resources.counters.nodes(), None);
 }

@@ -22,6 +22,7 @@ mod table;
 
 use crate::correction::CorrectionHistory;
 use crate::history::{Histories, PieceTo};
+use crate::numa::NodeNetwork;
 use crate::params::MAX_SEARCH_PLY;
 use crate::report::Progress;
 use crate::stop::StopCheck;
@@ -123,8 +124,8 @@ pub struct Worker {
     /// the worker evaluates with that node's copy of the network.
     pub(crate) numa_node: Option<usize>,
     /// The copy of the pool's network this worker's node evaluates with, as
-    /// the worker last found it (`Shared::network_for`).
-    pub(crate) node_network: Option<crate::pool::NodeNetwork>,
+    /// the worker last found it ([`NumaNodes::network_for`](crate::numa::NumaNodes::network_for)).
+    pub(crate) node_network: Option<NodeNetwork>,
 }
 
 /// A root move that beat every move searched before it in an unfinished iteration.
