@@ -8,7 +8,7 @@ use crate::cluster::{Cluster, Remote};
 use crate::control::Search;
 use crate::counters::Counters;
 use crate::limits::SearchJob;
-use crate::params::MAX_DEPTH;
+use crate::params::MAX_ITERATION_DEPTH;
 use crate::report::{CurrentMoveReports, Reports, SearchOutcome};
 use crate::shared::Shared;
 use crate::stop::{ClusterView, StopCheck};
@@ -138,7 +138,7 @@ fn deepen(
     reports: &Reports,
     job: &SearchJob,
 ) {
-    let max_depth = job.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+    let max_depth = job.limits.depth.unwrap_or(MAX_ITERATION_DEPTH).clamp(1, MAX_ITERATION_DEPTH);
     let mut scores = vec![0; reports.lines];
     let mut stability = Stability::default();
     let mut iterations = IterationTimes::default();
@@ -295,10 +295,10 @@ pub(crate) fn helper_search(shared: &Shared, worker: &mut Worker, search: &Searc
     // Under `go depth N` a helper keeps searching past N until the main thread stops
     // (its deeper entries still help the main thread; an idle helper is a wasted core),
     // but only its iterations up to N take part in the choice of the move.
-    let max_depth = job.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+    let max_depth = job.limits.depth.unwrap_or(MAX_ITERATION_DEPTH).clamp(1, MAX_ITERATION_DEPTH);
     let mut score = 0;
     let mut depth = 1;
-    while depth <= MAX_DEPTH && !shared.signals.is_stopped() {
+    while depth <= MAX_ITERATION_DEPTH && !shared.signals.is_stopped() {
         score = worker.aspiration(&ctx, depth, score, |_, _, _| {});
         if worker.was_stopped() {
             break;

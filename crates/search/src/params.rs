@@ -240,8 +240,13 @@ pub fn replacement() -> tt::Replacement {
 
 /// Deepest ply the search reaches (arrays are sized by it).
 pub const MAX_SEARCH_PLY: usize = 128;
-/// Deepest iteration of iterative deepening.
-pub const MAX_DEPTH: i32 = 100;
+/// Deepest iteration of iterative deepening (`go depth` is clamped to it).
+pub const MAX_ITERATION_DEPTH: i32 = 100;
+
+// A mate or tablebase result within the ply limit is a score the table can
+// hold, and an iteration's depth is a depth it stores exactly.
+const _: () = assert!(MAX_SEARCH_PLY as i32 <= tt::MAX_SCORE_PLY);
+const _: () = assert!(MAX_ITERATION_DEPTH <= tt::MAX_STORED_DEPTH);
 
 // Step 3b. Tablebases.
 

@@ -37,7 +37,8 @@ impl Worker {
         let key = self.board().key();
         let hit = ctx.tt.probe(key);
         if !pv_node
-            && let Some(score) = hit.and_then(|h| tt_cutoff(&h, tt::MIN_DEPTH, alpha, beta, ply))
+            && let Some(score) =
+                hit.and_then(|h| tt_cutoff(&h, tt::MIN_STORED_DEPTH, alpha, beta, ply))
         {
             return score;
         }
