@@ -47,13 +47,6 @@ fn go_stop_cycles_with_64_threads() {
     go_stop_cycles(64, 200, "default");
 }
 
-/// Helpers stopped mid-iteration (all the time here) vote with their unfinished
-/// lines: the move played is still legal and announced once.
-#[test]
-fn go_stop_cycles_with_helpers_voting_unfinished_lines() {
-    go_stop_cycles(8, 300, "+helperpartial");
-}
-
 #[test]
 fn plays_legal_moves_through_a_game_with_8_threads() {
     let mut e = Engine::start();

@@ -83,7 +83,7 @@ pub fn parse_go(tokens: &[&str], board: &Board, chess960: bool) -> Go {
                 }
             }
             "depth" => {
-                if let Some(v) = take(1.0, f64::from(tt::MAX_PLY)) {
+                if let Some(v) = take(1.0, f64::from(search::params::MAX_ITERATION_DEPTH)) {
                     limits.depth = Some(v as i32);
                 }
             }
@@ -93,8 +93,8 @@ pub fn parse_go(tokens: &[&str], board: &Board, chess960: bool) -> Go {
                 }
             }
             "mate" => {
-                // No mate beyond the deepest ply the search reaches can be found.
-                if let Some(v) = take(1.0, f64::from(tt::MAX_PLY)) {
+                // No mate further from the root than a score can say is asked for.
+                if let Some(v) = take(1.0, f64::from(tt::MAX_SCORE_PLY)) {
                     limits.mate = Some(v as u32);
                 }
             }
@@ -161,7 +161,9 @@ mod tests {
     #[test]
     fn numbers_are_clamped() {
         let g = go("mate 4294967295 nodes 99999999999999999999999 movestogo 0 wtime -5");
-        assert_eq!(g.limits.mate, Some(tt::MAX_PLY as u32));
+        assert_eq!(g.limits.mate, Some(tt::MAX_SCORE_PLY as u32));
+        let deepest = search::params::MAX_ITERATION_DEPTH;
+        assert_eq!(go("depth 1000").limits.depth, Some(deepest), "the search's own limit");
         assert_eq!(g.limits.nodes, Some(u64::MAX));
         assert_eq!(g.limits.moves_to_go, Some(1));
         assert_eq!(g.limits.time[0], Some(Duration::ZERO));

@@ -156,8 +156,7 @@ fn run_with(
     if at_the_end == AtTheEnd::LetItFinish && engine.search_ends_by_itself {
         engine.pool.wait_idle();
     }
-    engine.stop_search();
-    engine.pool.wait_idle();
+    engine.finish_search();
     ExitCode::SUCCESS
 }
 
@@ -170,6 +169,13 @@ impl Engine {
     fn stop_search(&self) {
         self.pool.stop();
         self.reporter.strength.cut_short();
+    }
+
+    /// Stops the search under way, if any, and waits until its threads are
+    /// idle: its best move has been printed by then.
+    fn finish_search(&self) {
+        self.stop_search();
+        self.pool.wait_idle();
     }
 
     fn stop_perft(&mut self) {
@@ -221,8 +227,7 @@ impl Engine {
             }
             Command::Perft(depth) => {
                 self.stop_perft();
-                self.stop_search();
-                self.pool.wait_idle();
+                self.finish_search();
                 let board = *self.position.board();
                 match PerftJob::start(board, depth, self.settings.chess960, self.out.clone()) {
                     Ok(job) => self.perft = Some(job),
@@ -235,8 +240,7 @@ impl Engine {
                     self.error(&format!("go: ignored {}", go.ignored.join(", ")));
                 }
                 // The search under way (if any) answers in the notation of its own `go`.
-                self.stop_search();
-                self.pool.wait_idle();
+                self.finish_search();
                 self.reporter.chess960.store(self.settings.chess960, Ordering::Relaxed);
                 self.reporter.show_wdl.store(self.settings.show_wdl, Ordering::Relaxed);
                 let job = SearchJob {

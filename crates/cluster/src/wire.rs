@@ -9,7 +9,7 @@
 //! | 8..10 | move (`u16`, opaque, as in the table) |
 //! | 10..12 | score (`i16`, table form: mate scores counted from the node) |
 //! | 12..14 | static evaluation (`i16`) |
-//! | 14 | depth − [`tt::MIN_DEPTH`] (`u8`) |
+//! | 14 | depth − [`tt::MIN_STORED_DEPTH`] (`u8`) |
 //! | 15 | bound in bits 0–1 (0 none, 1 upper, 2 lower, 3 exact), PV node in bit 2 |
 //!
 //! **Batch** (each rank to each other rank, once per exchange): a 28-byte header,
@@ -44,7 +44,7 @@
 use board::Move;
 use search::ThreadResult;
 use std::fmt;
-use tt::{Bound, MAX_DEPTH, MIN_DEPTH, Record};
+use tt::{Bound, MAX_STORED_DEPTH, MIN_STORED_DEPTH, Record};
 
 /// The largest message the ranks send, in bytes: small enough for MPI's eager
 /// protocol everywhere (Open MPI's shared-memory limit is 4 KiB), so a receiver
@@ -139,7 +139,7 @@ impl Entry {
         out.extend_from_slice(&r.mv.to_le_bytes());
         out.extend_from_slice(&saturate(r.score).to_le_bytes());
         out.extend_from_slice(&saturate(r.eval).to_le_bytes());
-        out.push((r.depth.clamp(MIN_DEPTH, MAX_DEPTH) - MIN_DEPTH) as u8);
+        out.push((r.depth.clamp(MIN_STORED_DEPTH, MAX_STORED_DEPTH) - MIN_STORED_DEPTH) as u8);
         out.push(flags);
     }
 
@@ -148,7 +148,7 @@ impl Entry {
         let mv = r.u16()?;
         let score = i32::from(r.i16()?);
         let eval = i32::from(r.i16()?);
-        let depth = i32::from(r.u8()?) + MIN_DEPTH;
+        let depth = i32::from(r.u8()?) + MIN_STORED_DEPTH;
         let flags = r.u8()?;
         let record = Record { mv, score, eval, depth, bound: bound(flags), pv: flags & 4 != 0 };
         Ok(Entry { key, record })
@@ -318,8 +318,8 @@ mod tests {
     #[test]
     fn a_batch_round_trips_with_every_bound_and_the_extreme_depths() {
         let entries = vec![
-            entry(u64::MAX, MAX_DEPTH, Bound::Exact, true),
-            entry(0, MIN_DEPTH, Bound::None, false),
+            entry(u64::MAX, MAX_STORED_DEPTH, Bound::Exact, true),
+            entry(0, MIN_STORED_DEPTH, Bound::None, false),
             entry(0x0123_4567_89AB_CDEF, 12, Bound::Lower, false),
             entry(42, 0, Bound::Upper, true),
         ];
@@ -338,7 +338,7 @@ mod tests {
         e.record.eval = -40_000;
         let batch = Batch { search: 1, nodes: 0, ack: 0, entries: vec![e] };
         let back = Batch::decode(&batch.encode()).expect("decodes").entries[0].record;
-        assert_eq!((back.depth, back.score, back.eval), (MAX_DEPTH, 32767, -32768));
+        assert_eq!((back.depth, back.score, back.eval), (MAX_STORED_DEPTH, 32767, -32768));
     }
 
     #[test]

@@ -2,9 +2,8 @@
 //! iteration, and when the search ends one of them is chosen — by default by a
 //! vote weighted by score and depth (see docs/smp.md).
 
-use crate::worker::INFINITY;
 use board::Move;
-use tt::Bound;
+use tt::{Bound, INFINITY};
 
 /// How the final move is chosen among the threads' results.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

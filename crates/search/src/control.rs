@@ -10,13 +10,18 @@
 //! resource. The threads hold the `Arc`s only while they search; once the pool is
 //! idle the command is dropped, and the pool is again the only owner of the table
 //! and the tablebases, which it changes in place ([`Resources::tt_mut`]).
+//!
+//! [`Commands`] is that mutex with its two condition variables: the threads
+//! wait on one for a new command, the pool on the other for them to finish it.
 
 use crate::choice::BestMoveChoice;
 use crate::cluster::Cluster;
 use crate::counters::Counters;
-use crate::pool::SearchJob;
+use crate::limits::SearchJob;
 use crate::tablebase::Tablebase;
+use parking_lot::{Condvar, Mutex, MutexGuard};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use tt::TranspositionTable;
 
 /// What a search uses besides its job, owned by the pool between searches.
@@ -118,6 +123,82 @@ impl Control {
             self.command = None;
         }
         self.active <= 1
+    }
+}
+
+/// The pool's [`Control`] under its one mutex, and the waits on it: threads
+/// wait for a command ([`Commands::next`]), the pool for the threads to finish
+/// it ([`Commands::idle`]).
+pub(crate) struct Commands {
+    control: Mutex<Control>,
+    /// Signalled when a command is issued or threads must retire.
+    wake: Condvar,
+    /// Signalled when the main thread may go on, or the pool is idle.
+    idle: Condvar,
+}
+
+impl Commands {
+    /// No command yet; `resources` for the first search.
+    pub fn new(resources: Resources) -> Commands {
+        Commands {
+            control: Mutex::new(Control::new(resources)),
+            wake: Condvar::new(),
+            idle: Condvar::new(),
+        }
+    }
+
+    /// The pool's state, locked (whether or not the threads are working).
+    pub fn lock(&self) -> MutexGuard<'_, Control> {
+        self.control.lock()
+    }
+
+    /// Waits until no thread is working and returns the lock, so that nothing
+    /// can start before the caller is done.
+    pub fn idle(&self) -> MutexGuard<'_, Control> {
+        let mut c = self.control.lock();
+        while c.active > 0 {
+            self.idle.wait(&mut c);
+        }
+        c
+    }
+
+    /// Issues `command` to `threads` threads and wakes them; `control` is the
+    /// lock [`Commands::idle`] returned.
+    pub fn issue(&self, mut control: MutexGuard<'_, Control>, command: Command, threads: usize) {
+        control.issue(command, threads);
+        self.wake.notify_all();
+    }
+
+    /// A thread that last ran epoch `seen` waits for its next command; `None`
+    /// once `retire` is set (see [`Commands::retire`]).
+    pub fn next(&self, retire: &AtomicBool, seen: &mut u64) -> Option<Command> {
+        let mut c = self.control.lock();
+        loop {
+            if retire.load(Ordering::SeqCst) {
+                return None;
+            }
+            if let Some(command) = c.take(seen) {
+                return Some(command);
+            }
+            self.wake.wait(&mut c);
+        }
+    }
+
+    /// A thread has finished its command (and dropped its copy of it).
+    pub fn finish(&self) {
+        if self.control.lock().finish() {
+            self.idle.notify_all();
+        }
+    }
+
+    /// Tells the threads of `flags` to exit. The flags are set under the lock,
+    /// so a thread cannot check its flag and then miss the wake-up.
+    pub fn retire<'a>(&self, flags: impl IntoIterator<Item = &'a AtomicBool>) {
+        let _c = self.control.lock();
+        for flag in flags {
+            flag.store(true, Ordering::SeqCst);
+        }
+        self.wake.notify_all();
     }
 }
 

@@ -2,17 +2,10 @@
 //! positions with the same pawns, or the same material, kept as a moving
 //! average of "search score minus static eval" and added to later static evals.
 //!
-//! The tables may be one thread's own or shared by every thread of the pool
-//! (feature `sharedcorr`). Either way each entry is one `AtomicI16` read and
-//! written with `Relaxed` loads and stores — plain moves on x86-64, so a
-//! thread's own table costs what a plain array does. When threads share the
-//! tables, two threads updating one entry at once may lose one of the two
-//! updates (each is a load, a blend and a store, not a read-modify-write
-//! instruction); a lost update is a slightly staler average, never a torn or
-//! out-of-range value, and the search needs nothing more.
+//! Each search thread keeps its own tables (its `Worker` owns them), so an
+//! entry is a plain `i16`.
 
 use board::{Board, Color, Piece};
-use std::sync::atomic::{AtomicI16, Ordering};
 
 /// Entries of each table per side to move (a power of two).
 const SIZE: usize = 16_384;
@@ -23,13 +16,13 @@ pub(crate) const CORRECTION_MAX: i32 = 64;
 
 /// The pawn-key and material-key tables, `[side to move][slot]` each.
 pub struct CorrectionHistory {
-    pawn: Box<[AtomicI16]>,
-    material: Box<[AtomicI16]>,
+    pawn: Box<[i16]>,
+    material: Box<[i16]>,
 }
 
 impl Default for CorrectionHistory {
     fn default() -> Self {
-        let table = || (0..2 * SIZE).map(|_| AtomicI16::new(0)).collect();
+        let table = || vec![0; 2 * SIZE].into_boxed_slice();
         CorrectionHistory { pawn: table(), material: table() }
     }
 }
@@ -54,24 +47,17 @@ fn material_key(board: &Board) -> u64 {
 }
 
 impl CorrectionHistory {
-    /// Forgets everything (for `ucinewgame`; no search may be running).
-    pub fn clear(&self) {
-        for entry in self.pawn.iter().chain(self.material.iter()) {
-            entry.store(0, Ordering::Relaxed);
-        }
+    /// Forgets everything (for `ucinewgame`).
+    pub fn clear(&mut self) {
+        self.pawn.fill(0);
+        self.material.fill(0);
     }
 
-    /// Whether every entry is zero (nothing learned since the last clear).
-    #[cfg(test)]
-    pub(crate) fn is_empty(&self) -> bool {
-        self.pawn.iter().chain(self.material.iter()).all(|e| e.load(Ordering::Relaxed) == 0)
-    }
-
-    /// The two entries of `board`.
+    /// The slots of `board` in the pawn table and in the material table.
     #[inline(always)]
-    fn entries(&self, board: &Board) -> [&AtomicI16; 2] {
+    fn slots(board: &Board) -> [usize; 2] {
         let us = board.side_to_move();
-        [&self.pawn[slot(us, board.pawn_key())], &self.material[slot(us, material_key(board))]]
+        [slot(us, board.pawn_key()), slot(us, material_key(board))]
     }
 
     /// The correction of `board`'s static evaluation, in centipawns: what
@@ -79,21 +65,22 @@ impl CorrectionHistory {
     /// on average, beyond their static evaluation.
     #[inline(always)]
     pub fn correction(&self, board: &Board) -> i32 {
-        let [pawn, material] = self.entries(board).map(|e| i32::from(e.load(Ordering::Relaxed)));
-        (pawn + material) / (2 * GRAIN)
+        let [pawn, material] = Self::slots(board);
+        (i32::from(self.pawn[pawn]) + i32::from(self.material[material])) / (2 * GRAIN)
     }
 
     /// Moves the corrections of `board` towards `difference` (search score
     /// minus corrected static eval, centipawns), more for deeper searches.
-    pub fn update(&self, board: &Board, difference: i32, depth: i32) {
+    pub fn update(&mut self, board: &Board, difference: i32, depth: i32) {
         let weight = (depth + 1).min(16);
         let target = difference.clamp(-CORRECTION_MAX, CORRECTION_MAX) * GRAIN;
         let limit = CORRECTION_MAX * GRAIN;
-        for entry in self.entries(board) {
-            let e = i32::from(entry.load(Ordering::Relaxed));
+        let [pawn, material] = Self::slots(board);
+        for entry in [&mut self.pawn[pawn], &mut self.material[material]] {
+            let e = i32::from(*entry);
             // An exponential moving average: weight/256 of the way towards the target.
             let updated = (e * (256 - weight) + target * weight) / 256;
-            entry.store(updated.clamp(-limit, limit) as i16, Ordering::Relaxed);
+            *entry = updated.clamp(-limit, limit) as i16;
         }
     }
 }
@@ -101,11 +88,10 @@ impl CorrectionHistory {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::Arc;
 
     #[test]
     fn corrections_move_towards_what_searches_found() {
-        let h = CorrectionHistory::default();
+        let mut h = CorrectionHistory::default();
         let board = Board::startpos();
         assert_eq!(h.correction(&board), 0);
         for _ in 0..200 {
@@ -124,26 +110,5 @@ mod tests {
         assert_eq!(h.correction(&other), 0);
         h.clear();
         assert_eq!(h.correction(&board), 0);
-    }
-
-    /// Threads hammering the same entries with opposite targets: every value read
-    /// stays within the bounds, whatever updates are lost.
-    #[test]
-    fn racing_writers_never_leave_a_value_out_of_range() {
-        let h = Arc::new(CorrectionHistory::default());
-        let board = Board::startpos();
-        std::thread::scope(|s| {
-            for t in 0..4 {
-                let h = Arc::clone(&h);
-                s.spawn(move || {
-                    let target = if t % 2 == 0 { 5000 } else { -5000 };
-                    for i in 0..20_000 {
-                        h.update(&board, target, i % 20);
-                        let c = h.correction(&board);
-                        assert!(c.abs() <= CORRECTION_MAX, "{c}");
-                    }
-                });
-            }
-        });
     }
 }

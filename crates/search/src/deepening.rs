@@ -7,14 +7,13 @@ use crate::choice::{BestMoveChoice, ThreadResult, choose};
 use crate::cluster::{Cluster, Remote};
 use crate::control::Search;
 use crate::counters::Counters;
-use crate::params::MAX_DEPTH;
-use crate::pool::{SearchJob, Shared};
+use crate::limits::SearchJob;
+use crate::params::MAX_ITERATION_DEPTH;
 use crate::report::{CurrentMoveReports, Reports, SearchOutcome};
+use crate::shared::Shared;
 use crate::stop::{ClusterView, StopCheck};
 use crate::tablebase::Tablebase;
-use crate::time::{
-    IterationTimes, Stability, TimeManager, fail_low_scale, falling_eval_scale, node_share_scale,
-};
+use crate::time::{IterationTimes, Stability, TimeManager, fail_low_scale, node_share_scale};
 use crate::worker::{SearchContext, Share, Worker};
 use board::Move;
 use std::time::Instant;
@@ -33,7 +32,6 @@ fn context<'a>(
     job: &SearchJob,
     tb: &'a Tablebase,
 ) -> SearchContext<'a> {
-    let breadcrumbs = job.features.breadcrumbs.then_some((&shared.breadcrumbs, id));
     if cluster.ranks() == 1 {
         return SearchContext {
             tt,
@@ -43,7 +41,6 @@ fn context<'a>(
             counts: counters.thread(id),
             current_move: None,
             share: None,
-            breadcrumbs,
         };
     }
     let view = ClusterView {
@@ -59,7 +56,6 @@ fn context<'a>(
         counts: counters.thread(id),
         current_move: None,
         share: Some(Share { cluster, depth: cluster.share_depth(), thread: id }),
-        breadcrumbs,
     }
 }
 
@@ -111,7 +107,7 @@ pub(crate) fn main_search(shared: &Shared, worker: &mut Worker, search: &Search)
         limits.move_time.is_some() || limits.time[root.side_to_move() as usize].is_some();
     let patience = on_clock.then_some(job.move_overhead / 2);
     let remote = (cluster.ranks() > 1).then(|| {
-        let lines = shared.results.lock().clone();
+        let lines = shared.results.lines();
         cluster.finish(&lines, ctx.stop.local_nodes(), patience)
     });
     if let Some(r) = &remote {
@@ -126,12 +122,11 @@ pub(crate) fn main_search(shared: &Shared, worker: &mut Worker, search: &Search)
 fn prepare(shared: &Shared, worker: &mut Worker, search: &Search) {
     let (job, tb) = (&search.job, &*search.resources.tablebase);
     let mut noted = worker.node_network.take();
-    let network = shared.network_for(&search.resources.network, worker.numa_node, &mut noted);
+    let network = shared.numa.network_for(&search.resources.network, worker.numa_node, &mut noted);
     worker.node_network = noted;
-    let correction = job.features.shared_correction.then_some(&shared.correction);
     match tb.root() {
-        Some(root) => worker.prepare(&job.position, &root.moves(), network, correction),
-        None => worker.prepare(&job.position, &job.limits.search_moves, network, correction),
+        Some(root) => worker.prepare(&job.position, &root.moves(), network),
+        None => worker.prepare(&job.position, &job.limits.search_moves, network),
     }
 }
 
@@ -143,17 +138,17 @@ fn deepen(
     reports: &Reports,
     job: &SearchJob,
 ) {
-    let max_depth = job.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+    let max_depth = job.limits.depth.unwrap_or(MAX_ITERATION_DEPTH).clamp(1, MAX_ITERATION_DEPTH);
     let mut scores = vec![0; reports.lines];
     let mut stability = Stability::default();
     let mut iterations = IterationTimes::default();
     let started = Instant::now();
     let mut previous_score = None;
     let mut previous_pv = Vec::new();
-    let previous_search = worker.previous_search_score.take();
     for depth in 1..=max_depth {
         let on_fail = |w: &Worker, multipv, score, bound| {
-            reports.aspiration_fail(w, (depth, multipv), score, bound, &previous_pv);
+            let searched = (w.progress(), w.root_pv());
+            reports.aspiration_fail(searched, (depth, multipv), score, bound, &previous_pv);
         };
         let searched = worker.search_lines(ctx, depth, &mut scores, on_fail);
         ctx.stop.first_iteration_done();
@@ -165,16 +160,23 @@ fn deepen(
             if reports.lines == 1
                 && let Some(line) = unfinished_line(worker, depth, stability.best())
             {
-                shared.publish(0, line);
+                shared.results.publish(0, line);
             }
             break;
         };
         ctx.stop.publish(worker.nodes);
         for (i, line) in lines.iter().enumerate() {
-            reports.line(worker, depth, i + 1, line.score, Bound::Exact, line.pv.clone());
+            reports.line(
+                worker.progress(),
+                depth,
+                i + 1,
+                line.score,
+                Bound::Exact,
+                line.pv.clone(),
+            );
         }
         let best = &lines[0];
-        shared.publish(
+        shared.results.publish(
             0,
             ThreadResult { depth, score: best.score, bound: Bound::Exact, pv: best.pv.clone() },
         );
@@ -194,11 +196,7 @@ fn deepen(
                 scale *= fail_low_scale(previous, best.score);
             }
         }
-        if let Some(previous) = previous_search {
-            scale *= falling_eval_scale(previous, best.score);
-        }
         previous_score = Some(best.score);
-        worker.previous_search_score = Some(best.score);
         previous_pv.clone_from(&best.pv);
         iterations.completed(started.elapsed());
         if ctx.stop.stop_deepening(best.score, scale, iterations.next(), worker.nodes) {
@@ -234,7 +232,7 @@ fn announce(
     (interrupted, choice): (bool, BestMoveChoice),
     remote: Option<Remote>,
 ) {
-    let mut results = shared.results.lock().clone();
+    let mut results = shared.results.lines();
     let in_cluster = remote.is_some();
     // Another rank's line votes only if its move may be played here (a rank whose
     // state differs, e.g. after a refused command, must not hand us an illegal move).
@@ -250,7 +248,8 @@ fn announce(
         && chosen.best().is_some()
         && (interrupted || chosen_thread != 0 || in_cluster)
     {
-        reports.line(worker, chosen.depth, 1, chosen.score, chosen.bound, chosen.pv.clone());
+        let pv = chosen.pv.clone();
+        reports.line(worker.progress(), chosen.depth, 1, chosen.score, chosen.bound, pv);
     }
     let root = reports.root;
     let best = chosen.best().or_else(|| worker.root_moves.first().copied());
@@ -271,7 +270,7 @@ fn announce(
         nodes: reports.stop.total_nodes(),
         elapsed: reports.start.elapsed(),
     };
-    *shared.last_outcome.lock() = Some(outcome.clone());
+    shared.results.set_outcome(Some(outcome.clone()));
     shared.reporter.best_move(&outcome);
 }
 
@@ -296,27 +295,17 @@ pub(crate) fn helper_search(shared: &Shared, worker: &mut Worker, search: &Searc
     // Under `go depth N` a helper keeps searching past N until the main thread stops
     // (its deeper entries still help the main thread; an idle helper is a wasted core),
     // but only its iterations up to N take part in the choice of the move.
-    let max_depth = job.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+    let max_depth = job.limits.depth.unwrap_or(MAX_ITERATION_DEPTH).clamp(1, MAX_ITERATION_DEPTH);
     let mut score = 0;
     let mut depth = 1;
-    let mut published = None;
-    while depth <= MAX_DEPTH && !shared.signals.is_stopped() {
+    while depth <= MAX_ITERATION_DEPTH && !shared.signals.is_stopped() {
         score = worker.aspiration(&ctx, depth, score, |_, _, _| {});
         if worker.was_stopped() {
-            // Cut short after a root move beat the last completed line: with
-            // `helperpartial` that move votes, counted as the iteration before.
-            if job.features.helper_partial
-                && depth <= max_depth
-                && let Some(line) = unfinished_line(worker, depth, published)
-            {
-                shared.publish(id, line);
-            }
             break;
         }
         if depth <= max_depth {
             let pv = worker.root_pv().to_vec();
-            published = pv.first().copied();
-            shared.publish(id, ThreadResult { depth, score, bound: Bound::Exact, pv });
+            shared.results.publish(id, ThreadResult { depth, score, bound: Bound::Exact, pv });
         }
         depth += if job.features.helper_skip && skips_next_depth(lane, depth) { 2 } else { 1 };
     }
@@ -331,6 +320,6 @@ pub(crate) fn follower_search(shared: &Shared, worker: &mut Worker, search: &Sea
     let cluster = &search.resources.cluster;
     cluster.begin();
     helper_search(shared, worker, search, 0);
-    let lines = shared.results.lock().clone();
+    let lines = shared.results.lines();
     cluster.finish(&lines, search.resources.counters.nodes(), None);
 }

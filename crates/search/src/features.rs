@@ -1,6 +1,7 @@
 //! Switches for the search techniques, so each can be measured on versus off
 //! (self-play SPRT, tactical suites). Each is declared `on` or `off` by
-//! default (off: measured and not kept, see docs/search.md); the UCI option
+//! default (`off`: a new technique until a match decides it; one that is not
+//! kept leaves the code, as a patch in docs/experiments/); the UCI option
 //! `SearchFeatures` takes a list like `-nmp,-lmr` to change some.
 
 /// Declares every switch once — field, UCI name, default, doc — and derives from
@@ -22,7 +23,7 @@ macro_rules! features {
         }
 
         impl Features {
-            /// Every switch on, the techniques that were not kept included.
+            /// Every switch on, those declared `off` included.
             pub const ALL: Features = Features { $($field: true,)+ };
 
             /// The names accepted by [`Features::parse`].
@@ -74,20 +75,12 @@ features! {
     razoring = "razor" on,
     /// Futility pruning of captures in quiescence, and the table's bound refining stand pat.
     qs_futility = "qsfutility" on,
-    /// "Improving" in every margin (futility, razoring) and looking past
-    /// a ply in check.
+    /// "Improving" (the static eval rose since the side's previous move, looking
+    /// past a ply in check) in reverse futility, razoring, futility, late move
+    /// pruning and late move reductions; off, no node is improving.
     improving = "improving" on,
     /// Time management by the best move's share of nodes and by fail lows.
     time_nodes = "tmnodes" on,
-    /// Lazy SMP: a helper whose iteration is cut short, after a root move beat
-    /// its last completed line (a fail high counts), lets that move vote too,
-    /// as the main thread's own unfinished iteration does.
-    helper_partial = "helperpartial" off,
-    /// Lazy SMP: one correction history shared by every thread instead of one each.
-    shared_correction = "sharedcorr" off,
-    /// Lazy SMP: a thread that finds another one already in a node near the
-    /// root reduces that node's late moves one ply more (`breadcrumbs.rs`).
-    breadcrumbs = "breadcrumbs" off,
 }
 
 impl Features {

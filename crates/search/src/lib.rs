@@ -10,7 +10,6 @@
 
 #![warn(missing_docs)]
 
-mod breadcrumbs;
 mod choice;
 mod cluster;
 mod control;
@@ -26,6 +25,7 @@ pub mod params;
 mod picker;
 mod pool;
 mod report;
+mod shared;
 mod stop;
 mod tablebase;
 mod time;
@@ -35,10 +35,9 @@ mod worker;
 pub use choice::{BestMoveChoice, ThreadResult};
 pub use cluster::{Alone, Cluster, Remote};
 pub use features::Features;
-pub use limits::SearchLimits;
+pub use limits::{SearchJob, SearchLimits};
 pub use numa::NumaPolicy;
-pub use pool::{PoolError, SearchJob, ThreadPool};
+pub use pool::{PoolError, ThreadPool};
 pub use report::{CurrentMove, Reporter, SearchInfo, SearchOutcome, Silent};
 pub use tablebase::TablebaseOptions;
 pub use time::TimeManager;
-pub use worker::INFINITY;

@@ -1,7 +1,24 @@
-//! What a `go` command asks for.
+//! What a `go` command asks for: its limits, and the whole request.
 
-use board::Move;
-use std::time::Duration;
+use board::{Move, Position};
+use std::time::{Duration, Instant};
+
+/// One search request.
+#[derive(Debug, Clone)]
+pub struct SearchJob {
+    /// The position with its game history.
+    pub position: Position,
+    /// What `go` asked for.
+    pub limits: SearchLimits,
+    /// How many principal variations to report.
+    pub multipv: usize,
+    /// Time kept in reserve per move for communication lag.
+    pub move_overhead: Duration,
+    /// When `go` arrived.
+    pub start: Instant,
+    /// Which search techniques are on.
+    pub features: crate::Features,
+}
 
 /// The limits of one search, as given by `go`.
 #[derive(Debug, Clone, Default)]

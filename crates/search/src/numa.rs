@@ -8,9 +8,9 @@
 //! so the pool pins each thread to the CPUs of one node (threads spread over
 //! the nodes in proportion to their CPUs) before the thread allocates
 //! anything, and gives each node its own copy of the network, made by a thread
-//! of that node (see `Shared::network_for` in `pool.rs`). On a machine with one
-//! node, the default policy pins nothing: the operating system schedules the
-//! threads as it likes.
+//! of that node ([`NumaNodes::network_for`]). On a machine with one node, the
+//! default policy pins nothing: the operating system schedules the threads as
+//! it likes.
 //!
 //! The policy is the UCI option `NumaPolicy`: `auto` (pin where the machine
 //! has more than one node), `none`, or the nodes written out, `0-3:4-7` (CPU
@@ -18,7 +18,10 @@
 //! try the pinning on a machine with one node. Pinning uses Linux's
 //! `sched_setaffinity`; elsewhere the policy is accepted and nothing is pinned.
 
+use eval::nnue::Network;
+use parking_lot::Mutex;
 use std::fmt;
+use std::sync::Arc;
 
 /// The NUMA nodes threads are spread over, each the list of its CPUs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -165,6 +168,95 @@ impl fmt::Display for NumaPolicy {
     }
 }
 
+/// The pool's threads on the NUMA nodes: the policy, where each thread went,
+/// and each node's copy of the network. Each has its own lock, taken when
+/// threads start, when a pinned thread starts a search with a network it has
+/// not copied yet, and when the policy or the network changes: never inside a
+/// search.
+#[derive(Default)]
+pub(crate) struct NumaNodes {
+    /// How threads are pinned (applied when threads start).
+    policy: Mutex<NumaPolicy>,
+    /// The node each thread was pinned to (`None`: not pinned).
+    pinned: Mutex<Vec<Option<usize>>>,
+    /// Per node in use, its copy of the network (see [`NumaNodes::network_for`]).
+    copies: Mutex<Vec<Option<NodeNetwork>>>,
+}
+
+/// A NUMA node's copy of the pool's network.
+#[derive(Clone)]
+pub(crate) struct NodeNetwork {
+    /// The network it copies (a copy of an older network is made anew).
+    source: Arc<Network>,
+    copy: Arc<Network>,
+}
+
+impl NumaNodes {
+    /// The nodes the policy pins threads to, read now (`None`: pin nothing).
+    pub fn topology(&self) -> Option<Topology> {
+        self.policy.lock().topology()
+    }
+
+    /// Makes `policy` the policy for the threads started from now on, and
+    /// returns the old one. The nodes' copies of the network are forgotten:
+    /// node numbers may mean other CPUs now.
+    pub fn set_policy(&self, policy: NumaPolicy) -> NumaPolicy {
+        let old = std::mem::replace(&mut *self.policy.lock(), policy);
+        self.forget_copies();
+        old
+    }
+
+    /// Records the node each thread of a new set was pinned to.
+    pub fn set_pinned(&self, pinned: Vec<Option<usize>>) {
+        *self.pinned.lock() = pinned;
+    }
+
+    /// The node each thread is pinned to (`None`: not pinned).
+    pub fn pinned(&self) -> Vec<Option<usize>> {
+        self.pinned.lock().clone()
+    }
+
+    /// Forgets every node's copy of the network (a new network is copied
+    /// anew when next asked for).
+    pub fn forget_copies(&self) {
+        self.copies.lock().clear();
+    }
+
+    /// The network a thread pinned to NUMA `node` evaluates `source` with:
+    /// `source` itself for an unpinned thread, else the node's own copy of it,
+    /// made by the first thread of the node that asks (so its pages are first
+    /// touched, and placed, on that node) and shared by the node's threads.
+    /// `cached` is the thread's own note of its node's copy: while the network
+    /// stays the same, the thread finds its copy there without a lock.
+    pub fn network_for(
+        &self,
+        source: &Arc<Network>,
+        node: Option<usize>,
+        cached: &mut Option<NodeNetwork>,
+    ) -> Arc<Network> {
+        let Some(node) = node else { return Arc::clone(source) };
+        if let Some(known) = cached.as_ref().filter(|c| Arc::ptr_eq(&c.source, source)) {
+            return Arc::clone(&known.copy);
+        }
+        let mut copies = self.copies.lock();
+        if copies.len() <= node {
+            copies.resize(node + 1, None);
+        }
+        let copy = match &copies[node] {
+            Some(copy) if Arc::ptr_eq(&copy.source, source) => copy.clone(),
+            _ => {
+                let copy: Arc<Network> = Arc::from(source.boxed_copy());
+                let copy = NodeNetwork { source: Arc::clone(source), copy };
+                copies[node] = Some(copy.clone());
+                copy
+            }
+        };
+        let network = Arc::clone(&copy.copy);
+        *cached = Some(copy);
+        network
+    }
+}
+
 /// Which threads first touch the transposition table for `threads` search threads
 /// pinned to the nodes of `topology` (`None`: nothing is pinned).
 ///
@@ -299,6 +391,28 @@ mod affinity {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_numa_node_gets_its_own_copy_of_the_network() {
+        let numa = NumaNodes::default();
+        let source = eval::nnue::embedded();
+        let copy = |node, cached: &mut Option<NodeNetwork>| numa.network_for(&source, node, cached);
+        assert!(Arc::ptr_eq(&copy(None, &mut None), &source), "an unpinned thread copies nothing");
+        let (mut noted0, mut noted1) = (None, None);
+        let node0 = copy(Some(0), &mut noted0);
+        let node1 = copy(Some(1), &mut noted1);
+        assert!(Arc::ptr_eq(&node0, &copy(Some(0), &mut None)), "one copy per node");
+        assert!(Arc::ptr_eq(&node0, &copy(Some(0), &mut noted0)), "the thread's note is its copy");
+        assert!(!Arc::ptr_eq(&node0, &node1) && !Arc::ptr_eq(&node0, &source));
+        assert!(*node0 == *source && *node1 == *source);
+        // A new network: the nodes copy it, not the old one, whatever a thread noted.
+        numa.forget_copies();
+        let fresh_source: Arc<Network> = Arc::from(eval::nnue::EMBEDDED.boxed_copy());
+        let fresh = numa.network_for(&fresh_source, Some(0), &mut noted0);
+        assert!(!Arc::ptr_eq(&fresh, &node0));
+        assert!(Arc::ptr_eq(&fresh, &numa.network_for(&fresh_source, Some(0), &mut None)));
+        assert!(Arc::ptr_eq(&fresh, &noted0.expect("noted").copy));
+    }
 
     #[test]
     fn cpu_lists_read_as_linux_writes_them() {

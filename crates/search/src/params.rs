@@ -218,13 +218,6 @@ tunables! {
     time_fail_low_cp_per_percent = 2, 1..=6, step 1;
     /// ... up to this factor.
     time_fail_low_max = 150, 100..=250, step 8;
-    /// Thousandths the soft limit grows by per centipawn this search's score lies below
-    /// the previous search's (and shrinks by per centipawn above it); 0: off.
-    time_falling_eval_per_cp = 0, 0..=40, step 3;
-    /// The falling-eval scale is at least this ...
-    time_falling_eval_min = 70, 40..=100, step 5;
-    /// ... and at most this.
-    time_falling_eval_max = 150, 100..=250, step 8;
 
     // The transposition table's replacement policy (`tt::Replacement`, docs/tt.md).
     /// Replacement: one search of an entry's age counts as this many plies of depth lost.
@@ -247,8 +240,13 @@ pub fn replacement() -> tt::Replacement {
 
 /// Deepest ply the search reaches (arrays are sized by it).
 pub const MAX_SEARCH_PLY: usize = 128;
-/// Deepest iteration of iterative deepening.
-pub const MAX_DEPTH: i32 = 100;
+/// Deepest iteration of iterative deepening (`go depth` is clamped to it).
+pub const MAX_ITERATION_DEPTH: i32 = 100;
+
+// A mate or tablebase result within the ply limit is a score the table can
+// hold, and an iteration's depth is a depth it stores exactly.
+const _: () = assert!(MAX_SEARCH_PLY as i32 <= tt::MAX_SCORE_PLY);
+const _: () = assert!(MAX_ITERATION_DEPTH <= tt::MAX_STORED_DEPTH);
 
 // Step 3b. Tablebases.
 

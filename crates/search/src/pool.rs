@@ -31,29 +31,26 @@
 //! one on its own table; on the ranks that follow, thread 0 searches like a
 //! helper and hands its rank's lines to the leader (see `crate::cluster`).
 
-use crate::breadcrumbs::Breadcrumbs;
-use crate::choice::{BestMoveChoice, ThreadResult};
+use crate::choice::BestMoveChoice;
 use crate::cluster::{Alone, Cluster};
-use crate::control::{Command, Control, Resources, Search};
-use crate::correction::CorrectionHistory;
+use crate::control::{Command, Commands, Control, Resources, Search};
 use crate::counters::Counters;
 use crate::deepening::{follower_search, helper_search, main_search};
-use crate::limits::SearchLimits;
-use crate::numa::NumaPolicy;
+use crate::limits::SearchJob;
+use crate::numa::{NumaNodes, NumaPolicy};
 use crate::params;
 use crate::report::{Reporter, SearchOutcome};
+use crate::shared::{Results, Shared};
 use crate::stop::Signals;
 use crate::tablebase::TablebaseOptions;
 use crate::time::TimeManager;
 use crate::worker::Worker;
-use board::Position;
 use crossbeam_utils::CachePadded;
-use parking_lot::{Condvar, Mutex, MutexGuard};
+use parking_lot::MutexGuard;
 use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
 use syzygy::{LoadError, LoadReport};
 use tt::TranspositionTable;
 
@@ -85,99 +82,6 @@ impl fmt::Display for PoolError {
 }
 
 impl std::error::Error for PoolError {}
-
-/// One search request.
-#[derive(Debug, Clone)]
-pub struct SearchJob {
-    /// The position with its game history.
-    pub position: Position,
-    /// What `go` asked for.
-    pub limits: SearchLimits,
-    /// How many principal variations to report.
-    pub multipv: usize,
-    /// Time kept in reserve per move for communication lag.
-    pub move_overhead: Duration,
-    /// When `go` arrived.
-    pub start: Instant,
-    /// Which search techniques are on.
-    pub features: crate::Features,
-}
-
-/// What the pool's threads share besides the command (see [`crate::control`]).
-pub(crate) struct Shared {
-    /// The stop flag and the hold of `go infinite` / `go ponder`.
-    pub signals: Signals,
-    /// Each thread's latest line (see [`ThreadResult`]).
-    pub results: Mutex<Vec<ThreadResult>>,
-    /// The command of the epoch and the resources of the next search.
-    control: Mutex<Control>,
-    wake: Condvar,
-    idle: Condvar,
-    pub reporter: Arc<dyn Reporter>,
-    /// How threads are pinned to NUMA nodes (applied when threads start).
-    numa: Mutex<NumaPolicy>,
-    /// Per NUMA node in use, its copy of the network (see [`Shared::network_for`]).
-    node_networks: Mutex<Vec<Option<NodeNetwork>>>,
-    /// The node each thread was pinned to (`None`: not pinned).
-    pinned: Mutex<Vec<Option<usize>>>,
-    pub last_outcome: Mutex<Option<SearchOutcome>>,
-    /// The other ranks' nodes in the current search, as last heard (in a cluster).
-    pub remote_nodes: CachePadded<AtomicU64>,
-    /// The correction history the threads share under feature `sharedcorr`
-    /// (otherwise each thread keeps its own).
-    pub correction: Arc<CorrectionHistory>,
-    /// Which thread is in which node near the root, under feature `breadcrumbs`.
-    pub breadcrumbs: Breadcrumbs,
-}
-
-impl Shared {
-    /// Publishes thread `id`'s latest line.
-    pub fn publish(&self, id: usize, result: ThreadResult) {
-        self.results.lock()[id] = result;
-    }
-
-    /// The network a thread pinned to NUMA `node` evaluates `source` with:
-    /// `source` itself for an unpinned thread, else the node's own copy of it,
-    /// made by the first thread of the node that asks (so its pages are first
-    /// touched, and placed, on that node) and shared by the node's threads.
-    /// `cached` is the thread's own note of its node's copy: while the network
-    /// stays the same, the thread finds its copy there without a lock.
-    pub fn network_for(
-        &self,
-        source: &Arc<eval::nnue::Network>,
-        node: Option<usize>,
-        cached: &mut Option<NodeNetwork>,
-    ) -> Arc<eval::nnue::Network> {
-        let Some(node) = node else { return Arc::clone(source) };
-        if let Some(known) = cached.as_ref().filter(|c| Arc::ptr_eq(&c.source, source)) {
-            return Arc::clone(&known.copy);
-        }
-        let mut copies = self.node_networks.lock();
-        if copies.len() <= node {
-            copies.resize(node + 1, None);
-        }
-        let copy = match &copies[node] {
-            Some(copy) if Arc::ptr_eq(&copy.source, source) => copy.clone(),
-            _ => {
-                let copy: Arc<eval::nnue::Network> = Arc::from(source.boxed_copy());
-                let copy = NodeNetwork { source: Arc::clone(source), copy };
-                copies[node] = Some(copy.clone());
-                copy
-            }
-        };
-        let network = Arc::clone(&copy.copy);
-        *cached = Some(copy);
-        network
-    }
-}
-
-/// A NUMA node's copy of the pool's network.
-#[derive(Clone)]
-pub(crate) struct NodeNetwork {
-    /// The network it copies (a copy of an older network is made anew).
-    source: Arc<eval::nnue::Network>,
-    copy: Arc<eval::nnue::Network>,
-}
 
 /// A running search thread and the flag that tells it to exit.
 struct SearchThread {
@@ -216,18 +120,11 @@ impl ThreadPool {
         };
         let shared = Arc::new(Shared {
             signals: Signals::new(),
-            results: Mutex::new(Vec::new()),
-            control: Mutex::new(Control::new(resources)),
-            wake: Condvar::new(),
-            idle: Condvar::new(),
+            commands: Commands::new(resources),
+            results: Results::default(),
+            numa: NumaNodes::default(),
             reporter,
-            numa: Mutex::new(NumaPolicy::default()),
-            node_networks: Mutex::new(Vec::new()),
-            pinned: Mutex::new(Vec::new()),
-            last_outcome: Mutex::new(None),
             remote_nodes: CachePadded::new(AtomicU64::new(0)),
-            correction: Arc::default(),
-            breadcrumbs: Breadcrumbs::default(),
         });
         let handles = spawn(&shared, threads.max(1))?;
         let mut pool = ThreadPool { shared, handles: Vec::new() };
@@ -239,11 +136,9 @@ impl ThreadPool {
     /// Places the table for the current threads and NUMA policy (the pool must be
     /// idle); nothing happens when that placement is the table's already.
     fn place_table(&self) {
-        let placement = crate::numa::table_placement(
-            self.shared.numa.lock().topology().as_ref(),
-            self.threads(),
-        );
-        self.shared.control.lock().resources.tt_mut().set_placement(placement);
+        let placement =
+            crate::numa::table_placement(self.shared.numa.topology().as_ref(), self.threads());
+        self.shared.commands.lock().resources.tt_mut().set_placement(placement);
     }
 
     /// Makes `handles` the pool's threads (the pool must be idle): the old set
@@ -251,8 +146,8 @@ impl ThreadPool {
     fn install(&mut self, handles: Vec<SearchThread>) {
         retire(&self.shared, std::mem::replace(&mut self.handles, handles));
         let threads = self.handles.len();
-        self.shared.control.lock().resources.counters = Arc::new(Counters::new(threads));
-        *self.shared.results.lock() = vec![ThreadResult::default(); threads];
+        self.shared.commands.lock().resources.counters = Arc::new(Counters::new(threads));
+        self.shared.results.reset(threads);
     }
 
     /// The number of search threads.
@@ -270,8 +165,7 @@ impl ThreadPool {
         if threads == self.threads() {
             return Ok(());
         }
-        self.stop();
-        self.wait_idle();
+        self.stop_and_wait();
         let handles = spawn(&self.shared, threads)?;
         self.install(handles);
         self.place_table();
@@ -285,8 +179,7 @@ impl ThreadPool {
     /// pool is idle; then one command carries the job and the resources to every
     /// thread.
     pub fn start(&self, job: SearchJob) {
-        self.stop();
-        let mut c = self.idle();
+        let mut c = self.stopped();
         // The hard limit's deadline is published before any thread runs, so that
         // every thread can stop the search on time however they are scheduled
         // (crate::stop). None while pondering (`ponderhit` sets it), and none on
@@ -298,17 +191,14 @@ impl ThreadPool {
         self.shared.signals.arm(job.limits.infinite || job.limits.ponder, deadline);
         c.resources.counters.reset();
         self.shared.remote_nodes.store(0, Ordering::Relaxed);
-        for r in self.shared.results.lock().iter_mut() {
-            *r = ThreadResult::default();
-        }
+        self.shared.results.reset(self.handles.len());
         let tt = c.resources.tt_mut();
         tt.set_replacement(params::replacement());
         tt.new_search();
         // At the root, before any thread searches: rank the moves by the tablebases.
         c.resources.tablebase_mut().prepare(&job.position, &job.limits.search_moves);
         let search = Search { job, resources: c.resources.clone() };
-        c.issue(Command::Search(Arc::new(search)), self.handles.len());
-        self.shared.wake.notify_all();
+        self.shared.commands.issue(c, Command::Search(Arc::new(search)), self.handles.len());
     }
 
     /// Asks the running search (if any) to stop; the best move follows shortly.
@@ -320,7 +210,7 @@ impl ThreadPool {
     /// Only a `go ponder` search listens: `go infinite` ends on `stop` alone.
     pub fn ponderhit(&self) {
         let pondering = matches!(
-            &self.shared.control.lock().command,
+            &self.shared.commands.lock().command,
             Some(Command::Search(search)) if search.job.limits.ponder && !search.job.limits.infinite
         );
         if pondering {
@@ -328,38 +218,37 @@ impl ThreadPool {
         }
     }
 
-    /// Blocks until no search is running.
+    /// Blocks until no search is running (a search that ends by itself is let finish).
     pub fn wait_idle(&self) {
-        drop(self.idle());
+        drop(self.shared.commands.idle());
     }
 
-    /// Waits until no thread is working and returns the pool's lock, so that
-    /// nothing can start before the caller is done.
-    fn idle(&self) -> MutexGuard<'_, Control> {
-        let mut c = self.shared.control.lock();
-        while c.active > 0 {
-            self.shared.idle.wait(&mut c);
-        }
-        c
+    /// Stops the search under way, if any, and blocks until every thread is
+    /// idle: its best move has been announced by then.
+    pub fn stop_and_wait(&self) {
+        drop(self.stopped());
+    }
+
+    /// Stops any search and returns the pool's lock once every thread is idle,
+    /// so that nothing can start before the caller is done.
+    fn stopped(&self) -> MutexGuard<'_, Control> {
+        self.stop();
+        self.shared.commands.idle()
     }
 
     /// Runs a search to the end and returns its outcome (for bench and tests).
     pub fn search_sync(&self, job: SearchJob) -> Option<SearchOutcome> {
-        *self.shared.last_outcome.lock() = None;
+        self.shared.results.set_outcome(None);
         self.start(job);
         self.wait_idle();
-        self.shared.last_outcome.lock().clone()
+        self.shared.results.outcome()
     }
 
     /// Forgets everything learned: clears the table (in parallel) and every thread's histories.
     pub fn clear(&mut self) {
-        self.stop();
-        let mut c = self.idle();
+        let mut c = self.stopped();
         c.resources.tt_mut().clear();
-        self.shared.correction.clear();
-        c.issue(Command::ClearHistories, self.handles.len());
-        self.shared.wake.notify_all();
-        drop(c);
+        self.shared.commands.issue(c, Command::ClearHistories, self.handles.len());
         self.wait_idle();
     }
 
@@ -368,34 +257,32 @@ impl ThreadPool {
     /// old one (empty; see [`TranspositionTable::try_resize`]), and
     /// [`Self::hash_info`] says what it has.
     pub fn resize_hash(&mut self, mb: usize) -> Result<(), tt::AllocError> {
-        self.stop();
-        self.idle().resources.tt_mut().try_resize(mb)
+        self.stopped().resources.tt_mut().try_resize(mb)
     }
 
     /// Whether the table got huge pages, and its size in MB.
     pub fn hash_info(&self) -> (bool, usize) {
-        let tt = &self.shared.control.lock().resources.tt;
+        let tt = &self.shared.commands.lock().resources.tt;
         (tt.huge_pages(), tt.size_mb())
     }
 
     /// Chooses how the final move is picked among threads (from the next search on).
     pub fn set_best_move_choice(&self, choice: BestMoveChoice) {
-        self.shared.control.lock().resources.choice = choice;
+        self.shared.commands.lock().resources.choice = choice;
     }
 
     /// Makes this pool one rank of a cluster (waits for any search to finish first).
     /// A pool searches [`Alone`] until this is called.
     pub fn set_cluster(&self, cluster: Arc<dyn Cluster>) {
-        self.stop();
-        self.idle().resources.cluster = cluster;
+        self.stopped().resources.cluster = cluster;
     }
 
     /// Chooses the evaluation network of the next searches (a pool starts with
     /// the embedded one).
     pub fn set_network(&self, network: Arc<eval::nnue::Network>) {
-        self.shared.control.lock().resources.network = network;
+        self.shared.commands.lock().resources.network = network;
         // The nodes' copies of the old network: made anew when next asked for.
-        self.shared.node_networks.lock().clear();
+        self.shared.numa.forget_copies();
     }
 
     /// Sets how threads are pinned to NUMA nodes, and restarts the threads so
@@ -403,11 +290,8 @@ impl ThreadPool {
     /// where that changes where it is touched. If the system refuses a new
     /// thread, the old threads and policy stay.
     pub fn set_numa_policy(&mut self, policy: NumaPolicy) -> Result<(), PoolError> {
-        self.stop();
-        self.wait_idle();
-        let old = std::mem::replace(&mut *self.shared.numa.lock(), policy);
-        // Node numbers may mean other CPUs now: the new threads copy anew.
-        self.shared.node_networks.lock().clear();
+        self.stop_and_wait();
+        let old = self.shared.numa.set_policy(policy);
         match spawn(&self.shared, self.threads()) {
             Ok(handles) => {
                 self.install(handles);
@@ -415,7 +299,7 @@ impl ThreadPool {
                 Ok(())
             }
             Err(e) => {
-                *self.shared.numa.lock() = old;
+                self.shared.numa.set_policy(old);
                 Err(e)
             }
         }
@@ -423,7 +307,7 @@ impl ThreadPool {
 
     /// The NUMA node each thread is pinned to (`None`: not pinned).
     pub fn pinned_nodes(&self) -> Vec<Option<usize>> {
-        self.shared.pinned.lock().clone()
+        self.shared.numa.pinned()
     }
 
     /// Loads the Syzygy tables of `path` (folders separated by `:` or `;`;
@@ -432,26 +316,23 @@ impl ThreadPool {
     /// see it, and the report lists what was skipped. When nothing usable is
     /// found, the tables loaded before stay loaded.
     pub fn load_tablebases(&self, path: &str) -> Result<LoadReport, LoadError> {
-        self.stop();
-        self.idle().resources.tablebase_mut().load(path)
+        self.stopped().resources.tablebase_mut().load(path)
     }
 
     /// Whether Syzygy tables are loaded.
     pub fn tablebases_loaded(&self) -> bool {
-        self.shared.control.lock().resources.tablebase.is_loaded()
+        self.shared.commands.lock().resources.tablebase.is_loaded()
     }
 
     /// Sets how the next searches use the tables.
     pub fn set_tablebase_options(&self, options: TablebaseOptions) {
-        self.stop();
-        self.idle().resources.tablebase_mut().set_options(options);
+        self.stopped().resources.tablebase_mut().set_options(options);
     }
 }
 
 impl Drop for ThreadPool {
     fn drop(&mut self) {
-        self.stop();
-        self.wait_idle();
+        self.stop_and_wait();
         retire(&self.shared, std::mem::take(&mut self.handles));
     }
 }
@@ -480,10 +361,10 @@ fn room_for_a_thread() -> bool {
 /// and the pool records where each thread went (see [`ThreadPool::pinned_nodes`]).
 fn spawn(shared: &Arc<Shared>, threads: usize) -> Result<Vec<SearchThread>, PoolError> {
     let (epoch, network) = {
-        let c = shared.control.lock();
+        let c = shared.commands.lock();
         (c.epoch, Arc::clone(&c.resources.network))
     };
-    let topology = shared.numa.lock().topology();
+    let topology = shared.numa.topology();
     let nodes = topology.as_ref().map(|t| t.assign(threads));
     let mut handles = Vec::with_capacity(threads);
     let mut pinned = Vec::with_capacity(threads);
@@ -505,7 +386,7 @@ fn spawn(shared: &Arc<Shared>, threads: usize) -> Result<Vec<SearchThread>, Pool
                     });
                     let mut copy = None;
                     let mut worker =
-                        Worker::new(thread_shared.network_for(&network, node, &mut copy));
+                        Worker::new(thread_shared.numa.network_for(&network, node, &mut copy));
                     worker.numa_node = node;
                     worker.node_network = copy;
                     let _ = ready.send(node);
@@ -529,39 +410,21 @@ fn spawn(shared: &Arc<Shared>, threads: usize) -> Result<Vec<SearchThread>, Pool
             }
         }
     }
-    *shared.pinned.lock() = pinned;
+    shared.numa.set_pinned(pinned);
     Ok(handles)
 }
 
 /// Tells idle `threads` to exit and waits for them.
 fn retire(shared: &Shared, threads: Vec<SearchThread>) {
-    {
-        // Under the lock, so a thread cannot check its flag and then miss the wake-up.
-        let _c = shared.control.lock();
-        for t in &threads {
-            t.retire.store(true, Ordering::SeqCst);
-        }
-        shared.wake.notify_all();
-    }
+    shared.commands.retire(threads.iter().map(|t| &*t.retire));
     for t in threads {
         let _ = t.handle.join();
     }
 }
 
+/// A search thread: runs each command it is given, until it is retired.
 fn thread_main(shared: &Shared, retire: &AtomicBool, mut worker: Worker, id: usize, mut seen: u64) {
-    loop {
-        let command = {
-            let mut c = shared.control.lock();
-            loop {
-                if retire.load(Ordering::SeqCst) {
-                    return;
-                }
-                if let Some(command) = c.take(&mut seen) {
-                    break command;
-                }
-                shared.wake.wait(&mut c);
-            }
-        };
+    while let Some(command) = shared.commands.next(retire, &mut seen) {
         match command {
             Command::Search(search) if id == 0 && search.resources.cluster.rank() > 0 => {
                 follower_search(shared, &mut worker, &search)
@@ -572,16 +435,16 @@ fn thread_main(shared: &Shared, retire: &AtomicBool, mut worker: Worker, id: usi
         }
         // The thread's copy of the command is gone: once the last thread is
         // here, the pool owns its resources alone again.
-        if shared.control.lock().finish() {
-            shared.idle.notify_all();
-        }
+        shared.commands.finish();
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use board::Board;
+    use crate::limits::SearchLimits;
+    use board::{Board, Position};
+    use std::time::{Duration, Instant};
 
     fn job() -> Arc<SearchJob> {
         Arc::new(SearchJob {
@@ -595,23 +458,6 @@ mod tests {
     }
 
     #[test]
-    fn the_threads_share_the_correction_history_only_under_sharedcorr() {
-        let mut pool = ThreadPool::new(2, 1, Arc::new(crate::Silent));
-        let search = |pool: &ThreadPool, features: &str| {
-            let limits = SearchLimits { depth: Some(8), ..SearchLimits::default() };
-            let features = crate::Features::parse(features).expect("known features");
-            let job = SearchJob { limits, features, ..(*job()).clone() };
-            assert!(pool.search_sync(job).is_some_and(|o| o.best.is_some()));
-        };
-        search(&pool, "default");
-        assert!(pool.shared.correction.is_empty(), "the threads wrote the shared table");
-        search(&pool, "+sharedcorr");
-        assert!(!pool.shared.correction.is_empty(), "the threads did not write the shared table");
-        pool.clear();
-        assert!(pool.shared.correction.is_empty(), "ucinewgame kept the shared corrections");
-    }
-
-    #[test]
     fn a_stop_right_after_go_still_plays_a_searched_move() {
         // The queen hangs; the first legal move in generation order does not take it.
         let board = Board::from_fen("4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1").expect("valid FEN");
@@ -620,47 +466,9 @@ mod tests {
         for _ in 0..20 {
             let job = SearchJob { position: Position::new(board), ..(*job()).clone() };
             pool.start(job);
-            pool.stop();
-            pool.wait_idle();
-            let outcome = pool.shared.last_outcome.lock().clone().expect("a best move");
+            pool.stop_and_wait();
+            let outcome = pool.shared.results.outcome().expect("a best move");
             assert_eq!(outcome.best, Some(capture), "stopped before depth 1 was searched");
         }
-    }
-
-    #[test]
-    fn every_breadcrumb_is_picked_up_when_a_search_ends() {
-        let pool = ThreadPool::new(2, 1, Arc::new(crate::Silent));
-        let limits = SearchLimits { depth: Some(10), ..SearchLimits::default() };
-        let features = crate::Features::parse("+breadcrumbs").expect("known feature");
-        let job = SearchJob { limits, features, ..(*job()).clone() };
-        assert!(pool.search_sync(job).is_some_and(|o| o.best.is_some()));
-        assert!(
-            pool.shared.breadcrumbs.is_clear(),
-            "a thread left a node without freeing its slot"
-        );
-    }
-
-    #[test]
-    fn each_numa_node_gets_its_own_copy_of_the_network() {
-        let pool = ThreadPool::new(1, 1, Arc::new(crate::Silent));
-        let shared = &pool.shared;
-        let source = Arc::clone(&shared.control.lock().resources.network);
-        let copy =
-            |node, cached: &mut Option<NodeNetwork>| shared.network_for(&source, node, cached);
-        assert!(Arc::ptr_eq(&copy(None, &mut None), &source), "an unpinned thread copies nothing");
-        let (mut noted0, mut noted1) = (None, None);
-        let node0 = copy(Some(0), &mut noted0);
-        let node1 = copy(Some(1), &mut noted1);
-        assert!(Arc::ptr_eq(&node0, &copy(Some(0), &mut None)), "one copy per node");
-        assert!(Arc::ptr_eq(&node0, &copy(Some(0), &mut noted0)), "the thread's note is its copy");
-        assert!(!Arc::ptr_eq(&node0, &node1) && !Arc::ptr_eq(&node0, &source));
-        assert!(*node0 == *source && *node1 == *source);
-        // A new network: the nodes copy it, not the old one, whatever a thread noted.
-        pool.set_network(Arc::from(eval::nnue::EMBEDDED.boxed_copy()));
-        let fresh_source = Arc::clone(&shared.control.lock().resources.network);
-        let fresh = shared.network_for(&fresh_source, Some(0), &mut noted0);
-        assert!(!Arc::ptr_eq(&fresh, &node0));
-        assert!(Arc::ptr_eq(&fresh, &shared.network_for(&fresh_source, Some(0), &mut None)));
-        assert!(Arc::ptr_eq(&fresh, &noted0.expect("noted").copy));
     }
 }

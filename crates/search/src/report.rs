@@ -5,7 +5,6 @@ use crate::counters::Counters;
 use crate::stop::StopCheck;
 use crate::tablebase::Tablebase;
 use crate::wdl::{self, WdlPerMille};
-use crate::worker::Worker;
 use board::{Board, Move};
 use std::cell::Cell;
 use std::time::{Duration, Instant};
@@ -133,6 +132,16 @@ impl<'a> CurrentMoveReports<'a> {
     }
 }
 
+/// How far the reporting thread has searched: what a line shows of it besides
+/// the line itself.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Progress {
+    /// Deepest ply reached in the current iteration.
+    pub seldepth: usize,
+    /// The thread's nodes in this `go` (all threads together searched at least as many).
+    pub nodes: u64,
+}
+
 /// The main thread's reports for one search: fills in the figures every line
 /// shares (time, nodes of all threads, table usage, WDL) and decides which lines are due.
 pub(crate) struct Reports<'a> {
@@ -150,10 +159,10 @@ pub(crate) struct Reports<'a> {
 }
 
 impl Reports<'_> {
-    /// Reports a line of `worker`'s search.
+    /// Reports a line of the search of a thread that has got as far as `progress`.
     pub fn line(
         &self,
-        worker: &Worker,
+        progress: Progress,
         depth: i32,
         multipv: usize,
         score: i32,
@@ -168,12 +177,12 @@ impl Reports<'_> {
         self.reporter.info(&SearchInfo {
             root: self.root,
             depth,
-            seldepth: worker.seldepth,
+            seldepth: progress.seldepth,
             multipv,
             score,
             wdl,
             bound,
-            nodes: self.stop.total_nodes().max(worker.nodes),
+            nodes: self.stop.total_nodes().max(progress.nodes),
             elapsed: self.start.elapsed(),
             hashfull: self.tt.hashfull(),
             tbhits: self.tb.root_probes() + self.counters.tb_hits(),
@@ -181,21 +190,22 @@ impl Reports<'_> {
         });
     }
 
-    /// An aspiration window failed high or low (`bound`) on line `multipv`: reported
-    /// when due (see [`FAIL_REPORT_DELAY`]), with the line of the last completed
-    /// iteration (`previous_pv`) when this search has none (see [`fail_pv`]).
+    /// An aspiration window failed high or low (`bound`) on line `multipv`, the
+    /// search's own line being `searched`: reported when due (see
+    /// [`FAIL_REPORT_DELAY`]), with the line of the last completed iteration
+    /// (`previous_pv`) when the search has none (see [`fail_pv`]).
     pub fn aspiration_fail(
         &self,
-        worker: &Worker,
+        (progress, searched): (Progress, &[Move]),
         (depth, multipv): (i32, usize),
         score: i32,
         bound: Bound,
         previous_pv: &[Move],
     ) {
         if self.start.elapsed() > FAIL_REPORT_DELAY && self.lines == 1 {
-            self.stop.publish(worker.nodes);
-            let pv = fail_pv(worker.root_pv(), previous_pv);
-            self.line(worker, depth, multipv, score, bound, pv);
+            self.stop.publish(progress.nodes);
+            let pv = fail_pv(searched, previous_pv);
+            self.line(progress, depth, multipv, score, bound, pv);
         }
     }
 }

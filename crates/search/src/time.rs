@@ -6,9 +6,8 @@
 use crate::limits::SearchLimits;
 use crate::params::{
     TIME_MAX_STABLE_ITERATIONS, hundredths, time_fail_low_cp_per_percent, time_fail_low_max,
-    time_falling_eval_max, time_falling_eval_min, time_falling_eval_per_cp, time_horizon_moves,
-    time_horizon_slope, time_increment_share, time_iteration_growth, time_nodes_base,
-    time_nodes_factor, time_scale_per_stable_iteration, time_scale_unstable,
+    time_horizon_moves, time_horizon_slope, time_increment_share, time_iteration_growth,
+    time_nodes_base, time_nodes_factor, time_scale_per_stable_iteration, time_scale_unstable,
 };
 use board::{Board, Move};
 use std::time::{Duration, Instant};
@@ -160,18 +159,6 @@ pub(crate) fn fail_low_scale(previous: i32, score: i32) -> f64 {
     (1.0 + f64::from(drop / time_fail_low_cp_per_percent()) / 100.0).min(max)
 }
 
-/// The soft limit's factor when this search's latest score is `score` and the
-/// previous search of the game (our previous move) ended at `previous`: above 1
-/// when the score fell since then, below 1 when it rose, between
-/// `time_falling_eval_min` and `time_falling_eval_max` hundredths. Mate scores
-/// count as ±10 pawns.
-pub(crate) fn falling_eval_scale(previous: i32, score: i32) -> f64 {
-    let bounded = |s: i32| s.clamp(-1000, 1000);
-    let drop = f64::from(bounded(previous) - bounded(score));
-    let scale = 1.0 + drop * f64::from(time_falling_eval_per_cp()) / 1000.0;
-    scale.clamp(hundredths(time_falling_eval_min()), hundredths(time_falling_eval_max()))
-}
-
 #[cfg(test)]
 mod tests {
     #[test]
@@ -182,9 +169,6 @@ mod tests {
         assert_eq!(fail_low_scale(30, 50), 1.0);
         assert!((fail_low_scale(50, 30) - 1.1).abs() < 1e-9);
         assert_eq!(fail_low_scale(500, -500), 1.5);
-        // Off by default: the previous move's score changes nothing.
-        assert_eq!(falling_eval_scale(300, -300), 1.0);
-        assert_eq!(falling_eval_scale(-300, 300), 1.0);
     }
 
     use super::*;

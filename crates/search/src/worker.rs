@@ -20,18 +20,17 @@ mod qsearch;
 mod search;
 mod table;
 
-use crate::breadcrumbs::{self, Breadcrumbs, Crumb};
 use crate::correction::CorrectionHistory;
 use crate::history::{Histories, PieceTo};
+use crate::numa::NodeNetwork;
 use crate::params::MAX_SEARCH_PLY;
+use crate::report::Progress;
 use crate::stop::StopCheck;
 use board::{Board, Color, Move, Piece, Position};
 use eval::nnue::{Accumulator, Network};
 use std::sync::Arc;
-use tt::{DECISIVE_BOUND, MATE, Record, TranspositionTable};
+use tt::{DECISIVE_BOUND, INFINITY, Record, TranspositionTable};
 
-/// A score above any real one.
-pub const INFINITY: i32 = MATE + 1;
 /// The static evaluation slot of a node in check (no evaluation is made there).
 const NO_EVAL: i32 = -INFINITY;
 
@@ -73,22 +72,6 @@ pub(crate) struct SearchContext<'a> {
     pub current_move: Option<crate::report::CurrentMoveReports<'a>>,
     /// Where deep stores go to be shared with other ranks (`None` outside a cluster).
     pub share: Option<Share<'a>>,
-    /// The pool's breadcrumbs and this thread's id (`None`: feature `breadcrumbs` off).
-    pub breadcrumbs: Option<(&'a Breadcrumbs, usize)>,
-}
-
-impl<'a> SearchContext<'a> {
-    /// Enters the node with key `key` at `ply` plies from the root: leaves a
-    /// breadcrumb there if it is near enough the root (and the feature is on).
-    #[inline(always)]
-    pub fn enter(&self, key: u64, ply: usize) -> Crumb<'a> {
-        match self.breadcrumbs {
-            Some((crumbs, thread)) if ply > 0 && ply < breadcrumbs::MAX_PLY => {
-                crumbs.enter(thread, key)
-            }
-            _ => Crumb::NONE,
-        }
-    }
 }
 
 /// A search thread's way of offering its deep stores to the other ranks of a cluster.
@@ -105,10 +88,8 @@ pub struct Worker {
     /// Changed only through `make_move`, `make_null` and `unmake_move` (and `prepare`).
     position: Position,
     histories: Box<Histories>,
-    /// The correction history in use: this thread's own, or the pool's shared one.
-    correction: Arc<CorrectionHistory>,
-    /// This thread's own correction history.
-    own_correction: Arc<CorrectionHistory>,
+    /// What this thread's searches learned about the static evaluation.
+    correction: CorrectionHistory,
     /// The evaluation network.
     network: Arc<Network>,
     /// The network's accumulators along the current line: `[0]` is the root's,
@@ -143,11 +124,8 @@ pub struct Worker {
     /// the worker evaluates with that node's copy of the network.
     pub(crate) numa_node: Option<usize>,
     /// The copy of the pool's network this worker's node evaluates with, as
-    /// the worker last found it (`Shared::network_for`).
-    pub(crate) node_network: Option<crate::pool::NodeNetwork>,
-    /// The score of this thread's last completed iteration in its previous `go`
-    /// of this game (`None` after `ucinewgame`): the falling-eval time rule's reference.
-    pub(crate) previous_search_score: Option<i32>,
+    /// the worker last found it ([`NumaNodes::network_for`](crate::numa::NumaNodes::network_for)).
+    pub(crate) node_network: Option<NodeNetwork>,
 }
 
 /// A root move that beat every move searched before it in an unfinished iteration.
@@ -168,12 +146,10 @@ impl Worker {
     pub fn new(network: Arc<Network>) -> Worker {
         let position = Position::new(Board::startpos());
         let root = Accumulator::new(&network, position.board());
-        let own_correction = Arc::<CorrectionHistory>::default();
         Worker {
             position,
             histories: Box::default(),
-            correction: Arc::clone(&own_correction),
-            own_correction,
+            correction: CorrectionHistory::default(),
             network,
             accumulators: vec![root; MAX_SEARCH_PLY + 8].into_boxed_slice(),
             accumulators_len: 1,
@@ -190,7 +166,6 @@ impl Worker {
             nmp_min_ply: 0,
             nmp_color: Color::White,
             partial_root: None,
-            previous_search_score: None,
             numa_node: None,
             node_network: None,
         }
@@ -199,23 +174,14 @@ impl Worker {
     /// Forgets learned move ordering and its own corrections (for `ucinewgame`).
     pub fn clear(&mut self) {
         self.histories.clear();
-        self.own_correction.clear();
-        self.previous_search_score = None;
+        self.correction.clear();
     }
 
     /// Prepares a new search from `position`, restricted to `search_moves` if not
-    /// empty, evaluating with `network`, correcting evaluations with `shared_correction`
-    /// (`None`: with this thread's own correction history).
-    pub fn prepare(
-        &mut self,
-        position: &Position,
-        search_moves: &[Move],
-        network: Arc<Network>,
-        shared_correction: Option<&Arc<CorrectionHistory>>,
-    ) {
+    /// empty, evaluating with `network`.
+    pub fn prepare(&mut self, position: &Position, search_moves: &[Move], network: Arc<Network>) {
         self.position = position.clone();
         self.network = network;
-        self.correction = Arc::clone(shared_correction.unwrap_or(&self.own_correction));
         self.accumulators[0] = Accumulator::new(&self.network, position.board());
         self.accumulators_len = 1;
         self.nodes = 0;
@@ -248,6 +214,11 @@ impl Worker {
     #[inline(always)]
     fn count_root_move_nodes(&mut self, mv: Move, nodes: u64) {
         self.root_move_nodes[mv.from() as usize * 64 + mv.to() as usize] += nodes;
+    }
+
+    /// How far this search has got, for its reports.
+    pub(crate) fn progress(&self) -> Progress {
+        Progress { seldepth: self.seldepth, nodes: self.nodes }
     }
 
     /// The principal variation of the last root search.
@@ -370,21 +341,5 @@ impl Worker {
             self.pv[ply][i] = self.pv[ply + 1][i];
         }
         self.pv_len[ply] = child_len;
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ucinewgame_forgets_the_previous_moves_score() {
-        let mut worker = Worker::new(Arc::from(eval::nnue::EMBEDDED.boxed_copy()));
-        worker.previous_search_score = Some(42);
-        worker.clear();
-        assert_eq!(
-            worker.previous_search_score, None,
-            "the falling-eval rule would compare with the last game"
-        );
     }
 }

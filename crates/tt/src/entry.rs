@@ -37,9 +37,9 @@ use crate::sync::atomic::{AtomicU64, Ordering::Relaxed};
 /// Added to the depth before storing so that a stored depth byte is never `0`.
 pub(crate) const DEPTH_OFFSET: i32 = 8;
 /// Smallest depth the table stores exactly; smaller depths are clamped to it.
-pub const MIN_DEPTH: i32 = 1 - DEPTH_OFFSET;
+pub const MIN_STORED_DEPTH: i32 = 1 - DEPTH_OFFSET;
 /// Largest depth the table stores exactly; larger depths are clamped to it.
-pub const MAX_DEPTH: i32 = 255 - DEPTH_OFFSET;
+pub const MAX_STORED_DEPTH: i32 = 255 - DEPTH_OFFSET;
 /// Number of distinct generations (5 bits).
 pub(crate) const GENERATIONS: u8 = 32;
 
@@ -61,7 +61,7 @@ impl Data {
         let score = rec.score.clamp(i16::MIN.into(), i16::MAX.into()) as i16;
         let eval = rec.eval.clamp(i16::MIN.into(), i16::MAX.into()) as i16;
         // In 1..=255 after the clamp, so the byte is never the "empty" marker.
-        let depth = (rec.depth.clamp(MIN_DEPTH, MAX_DEPTH) + DEPTH_OFFSET) as u8;
+        let depth = (rec.depth.clamp(MIN_STORED_DEPTH, MAX_STORED_DEPTH) + DEPTH_OFFSET) as u8;
         Self(
             u64::from(rec.mv)
                 | u64::from(score as u16) << SCORE_SHIFT
@@ -197,8 +197,8 @@ mod tests {
         for bound in [Bound::None, Bound::Upper, Bound::Lower, Bound::Exact] {
             for (mv, score, eval, depth, pv) in [
                 (0, 0, 0, 0, false),
-                (u16::MAX, i16::MAX.into(), i16::MIN.into(), MAX_DEPTH, true),
-                (1, i16::MIN.into(), i16::MAX.into(), MIN_DEPTH, false),
+                (u16::MAX, i16::MAX.into(), i16::MIN.into(), MAX_STORED_DEPTH, true),
+                (1, i16::MIN.into(), i16::MAX.into(), MIN_STORED_DEPTH, false),
                 (0x8001, -1, -1, -1, true),
             ] {
                 let r = rec(mv, score, eval, depth, bound, pv);
@@ -216,9 +216,12 @@ mod tests {
     fn out_of_range_values_saturate() {
         let r = rec(7, 100_000, -100_000, 1000, Bound::Exact, false);
         let u = Data::pack(&r, 0).unpack();
-        assert_eq!((u.score, u.eval, u.depth), (i16::MAX.into(), i16::MIN.into(), MAX_DEPTH));
+        assert_eq!(
+            (u.score, u.eval, u.depth),
+            (i16::MAX.into(), i16::MIN.into(), MAX_STORED_DEPTH)
+        );
         let u = Data::pack(&rec(7, 0, 0, -50, Bound::Exact, false), 0).unpack();
-        assert_eq!(u.depth, MIN_DEPTH);
+        assert_eq!(u.depth, MIN_STORED_DEPTH);
     }
 
     #[test]

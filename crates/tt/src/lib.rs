@@ -47,10 +47,11 @@ pub mod testing;
 
 pub use alloc::Backing;
 pub use bucket::Replacement;
-pub use entry::{MAX_DEPTH, MIN_DEPTH};
+pub use entry::{MAX_STORED_DEPTH, MIN_STORED_DEPTH};
 pub use placement::{Pin, Placement};
 pub use record::{Bound, Hit, Record};
 pub use score::{
-    DECISIVE_BOUND, MATE, MATE_BOUND, MAX_PLY, TB_WIN, from_tt_score, is_decisive, to_tt_score,
+    DECISIVE_BOUND, INFINITY, MATE, MATE_BOUND, MAX_SCORE_PLY, TB_WIN, from_tt_score, is_decisive,
+    to_tt_score,
 };
 pub use table::{AllocError, MAX_MB, MIN_MB, TranspositionTable};

@@ -42,8 +42,8 @@ pub struct Record {
     pub score: i32,
     /// Static evaluation of the position. Stored as `i16`, saturated like `score`.
     pub eval: i32,
-    /// Search depth in plies, in [`MIN_DEPTH`](crate::MIN_DEPTH)`..=`
-    /// [`MAX_DEPTH`](crate::MAX_DEPTH); values outside are clamped.
+    /// Search depth in plies, in [`MIN_STORED_DEPTH`](crate::MIN_STORED_DEPTH)`..=`
+    /// [`MAX_STORED_DEPTH`](crate::MAX_STORED_DEPTH); values outside are clamped.
     /// Quiescence search may store `0` or `-1`.
     pub depth: i32,
     /// What kind of bound `score` is.

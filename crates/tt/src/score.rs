@@ -18,31 +18,38 @@
 //!
 //! | range | meaning |
 //! |---|---|
+//! | `INFINITY` | above any score: the bound of a full window, never a result |
 //! | `MATE_BOUND..=MATE` | we mate |
 //! | `DECISIVE_BOUND..=TB_WIN` | a tablebase win |
 //! | `-DECISIVE_BOUND < s < DECISIVE_BOUND` | an evaluation (static evaluations live here) |
 
-/// The largest search ply the engine may reach (`ply` is in `0..=MAX_PLY`).
-pub const MAX_PLY: i32 = 256;
+/// The farthest from the root, in plies, that a mate or a tablebase result can
+/// lie: the range of plies the scores below encode (`ply` is in `0..=MAX_SCORE_PLY`).
+/// The search's own ply limit must not exceed it.
+pub const MAX_SCORE_PLY: i32 = 256;
 
 /// The score of mate at the root (mate in 0 plies). `MATE - n` is mate in `n` plies.
 pub const MATE: i32 = 32000;
 
-/// Smallest absolute score that denotes a mate: `MATE - MAX_PLY`.
+/// A score above any real one: `±INFINITY` are the bounds of a full search
+/// window (and the worst score a search starts from). Never stored.
+pub const INFINITY: i32 = MATE + 1;
+
+/// Smallest absolute score that denotes a mate: `MATE - MAX_SCORE_PLY`.
 ///
 /// Scores in `MATE_BOUND..=MATE` are "we mate", scores in `-MATE..=-MATE_BOUND`
 /// are "we are mated". Below them lie the tablebase results (see
 /// [`DECISIVE_BOUND`]).
-pub const MATE_BOUND: i32 = MATE - MAX_PLY;
+pub const MATE_BOUND: i32 = MATE - MAX_SCORE_PLY;
 
 /// A tablebase win at the root. `TB_WIN - n` is a tablebase win reached `n`
 /// plies from the root; `-(TB_WIN - n)` the matching loss.
 pub const TB_WIN: i32 = MATE_BOUND - 1;
 
 /// Smallest absolute score that is decisive (a tablebase result or a mate):
-/// `TB_WIN - MAX_PLY`. Static evaluations must stay strictly inside
+/// `TB_WIN - MAX_SCORE_PLY`. Static evaluations must stay strictly inside
 /// `-DECISIVE_BOUND..DECISIVE_BOUND`.
-pub const DECISIVE_BOUND: i32 = TB_WIN - MAX_PLY;
+pub const DECISIVE_BOUND: i32 = TB_WIN - MAX_SCORE_PLY;
 
 /// Whether `score` is a tablebase result or a mate, for either side.
 #[inline]
@@ -52,7 +59,7 @@ pub const fn is_decisive(score: i32) -> bool {
 }
 
 /// Converts a root-relative search score into the node-relative form stored in the
-/// table, for a node at `ply` (`0..=MAX_PLY`).
+/// table, for a node at `ply` (`0..=MAX_SCORE_PLY`).
 ///
 /// Decisive scores (mates and tablebase results) move away from zero by `ply`;
 /// other scores are returned unchanged.
@@ -70,7 +77,7 @@ pub const fn to_tt_score(score: i32, ply: i32) -> i32 {
 }
 
 /// Converts a node-relative score read from the table back into a root-relative
-/// search score for a node at `ply` (`0..=MAX_PLY`). Inverse of [`to_tt_score`].
+/// search score for a node at `ply` (`0..=MAX_SCORE_PLY`). Inverse of [`to_tt_score`].
 #[inline]
 #[must_use]
 pub const fn from_tt_score(score: i32, ply: i32) -> i32 {
@@ -90,7 +97,7 @@ mod tests {
     #[test]
     fn ordinary_scores_pass_through() {
         for score in [0, 1, -1, 150, -150, DECISIVE_BOUND - 1, -(DECISIVE_BOUND - 1)] {
-            for ply in [0, 1, 17, MAX_PLY] {
+            for ply in [0, 1, 17, MAX_SCORE_PLY] {
                 assert_eq!(to_tt_score(score, ply), score);
                 assert_eq!(from_tt_score(score, ply), score);
             }
@@ -99,9 +106,9 @@ mod tests {
 
     #[test]
     fn mate_scores_round_trip_at_the_bounds() {
-        for ply in 0..=MAX_PLY {
+        for ply in 0..=MAX_SCORE_PLY {
             // Every mate that can be found at or below this ply.
-            for n in ply..=MAX_PLY {
+            for n in ply..=MAX_SCORE_PLY {
                 for score in [MATE - n, -(MATE - n)] {
                     let stored = to_tt_score(score, ply);
                     assert!(stored.abs() <= MATE, "{score} at ply {ply} stored as {stored}");
@@ -114,8 +121,8 @@ mod tests {
 
     #[test]
     fn tablebase_scores_round_trip_and_stay_below_the_mates() {
-        for ply in 0..=MAX_PLY {
-            for n in ply..=MAX_PLY {
+        for ply in 0..=MAX_SCORE_PLY {
+            for n in ply..=MAX_SCORE_PLY {
                 for score in [TB_WIN - n, -(TB_WIN - n)] {
                     assert!(is_decisive(score));
                     let stored = to_tt_score(score, ply);
@@ -144,6 +151,6 @@ mod tests {
         assert_eq!(to_tt_score(-MATE_BOUND, 3), -MATE_BOUND - 3);
         assert_eq!(from_tt_score(MATE_BOUND, 0), MATE_BOUND);
         // Mate-scores fit the i16 the table stores them in.
-        assert!(i16::try_from(to_tt_score(MATE, MAX_PLY)).is_ok());
+        assert!(i16::try_from(to_tt_score(MATE, MAX_SCORE_PLY)).is_ok());
     }
 }

@@ -2,7 +2,7 @@
 //! sizing and clearing.
 #![cfg(not(loom))]
 
-use tt::{Bound, MAX_DEPTH, MIN_DEPTH, Placement, Record, TranspositionTable};
+use tt::{Bound, MAX_STORED_DEPTH, MIN_STORED_DEPTH, Placement, Record, TranspositionTable};
 
 fn rec(mv: u16, depth: i32, bound: Bound) -> Record {
     Record { mv, score: i32::from(mv) - 100, eval: 7, depth, bound, pv: false }
@@ -32,7 +32,7 @@ fn key_zero_never_hits_an_empty_table() {
 #[test]
 fn depth_range_round_trips() {
     let tt = TranspositionTable::with_buckets(1);
-    for (key, depth) in [(1, MIN_DEPTH), (2, -1), (3, 0), (4, MAX_DEPTH)] {
+    for (key, depth) in [(1, MIN_STORED_DEPTH), (2, -1), (3, 0), (4, MAX_STORED_DEPTH)] {
         tt.store(key, &rec(1, depth, Bound::Lower));
         assert_eq!(depth_of(&tt, key), Some(depth));
     }

@@ -1,9 +1,9 @@
 //! Aspiration windows: the root is searched with a narrow window around the
 //! previous iteration's score, widened on each fail until the score falls inside.
 
-use super::{INFINITY, SearchContext, Worker};
+use super::{SearchContext, Worker};
 use crate::params::{ASPIRATION_MAX_WINDOW, ASPIRATION_MIN_DEPTH, aspiration_window};
-use tt::{Bound, is_decisive};
+use tt::{Bound, INFINITY, is_decisive};
 
 impl Worker {
     /// Searches the root with an aspiration window around `previous` (or a full

@@ -3,11 +3,11 @@
 //! evaluation is never taken in the middle of an exchange.
 
 use super::table::{NodeResult, bound_settles, tt_cutoff, tt_score};
-use super::{INFINITY, NO_EVAL, SearchContext, Worker};
+use super::{NO_EVAL, SearchContext, Worker};
 use crate::params::{MAX_SEARCH_PLY, qs_futility_margin};
 use crate::picker::MovePicker;
 use board::{Move, Piece, see_value};
-use tt::{Bound, MATE, is_decisive};
+use tt::{Bound, INFINITY, MATE, is_decisive};
 
 impl Worker {
     /// Quiescence search: captures and promotions (all evasions in check) until quiet;
@@ -37,7 +37,8 @@ impl Worker {
         let key = self.board().key();
         let hit = ctx.tt.probe(key);
         if !pv_node
-            && let Some(score) = hit.and_then(|h| tt_cutoff(&h, tt::MIN_DEPTH, alpha, beta, ply))
+            && let Some(score) =
+                hit.and_then(|h| tt_cutoff(&h, tt::MIN_STORED_DEPTH, alpha, beta, ply))
         {
             return score;
         }

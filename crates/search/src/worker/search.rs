@@ -4,12 +4,12 @@
 //! move of the loop as one [`Candidate`].
 
 use super::table::{NodeResult, bound_settles, tt_cutoff, tt_score};
-use super::{INFINITY, NO_EVAL, PartialRoot, SearchContext, Worker};
+use super::{NO_EVAL, PartialRoot, SearchContext, Worker};
 use crate::history::PieceTo;
 use crate::params::*;
 use crate::picker::{MovePicker, PickerContext};
 use board::{Board, CheckSquares, Move, StackList};
-use tt::{Bound, DECISIVE_BOUND, MATE, Record, is_decisive};
+use tt::{Bound, DECISIVE_BOUND, INFINITY, MATE, Record, is_decisive};
 
 /// What a node's step helpers read of it: fixed by Step 4, except `depth`,
 /// which Step 7 may lower. The one way the search hands a node to a helper.
@@ -26,6 +26,9 @@ struct Node {
     /// A singular-extension search of this node, without its hash move (Step 10).
     singular_search: bool,
     in_check: bool,
+    /// The static eval rose since this side's previous move ([`Worker::improving`]):
+    /// reverse futility, razoring and futility prune more, late move pruning
+    /// tries more moves and late move reductions reduce less.
     improving: bool,
     /// The corrected static eval ([`NO_EVAL`] in check).
     static_eval: i32,
@@ -33,15 +36,6 @@ struct Node {
     hash_move: Move,
     /// The moves played one and two plies before.
     prev: [PieceTo; 2],
-    /// Another thread was already in this node (feature `breadcrumbs`).
-    marked: bool,
-}
-
-impl Node {
-    /// 1 when `improving` counts in the margins, else 0.
-    fn improving_margin(&self, ctx: &SearchContext) -> i32 {
-        i32::from(ctx.features.improving && self.improving)
-    }
 }
 
 /// A move of the loop, with what the pruning, extension and reduction steps read of it.
@@ -138,9 +132,6 @@ impl Worker {
         if root && !self.root_moves.contains(&hash_move) {
             hash_move = Move::NULL;
         }
-        // Leaves this thread's breadcrumb here until the node returns (`breadcrumbs.rs`).
-        let crumb = ctx.enter(key, ply);
-
         // Step 3b. Tablebases (`tablebase.rs`): right after a capture or pawn move with
         // few enough pieces the tables know the result. A verdict that settles the window
         // ends the node (stored deeper than searched: it is exact); at a PV node a win
@@ -209,7 +200,6 @@ impl Worker {
             static_eval,
             hash_move,
             prev: [moved(1), moved(2)],
-            marked: crumb.marked,
         };
 
         // Steps 5 to 6. Whole-node pruning, before any move is searched.
@@ -413,7 +403,7 @@ impl Worker {
         // help, so quiescence decides.
         if ctx.features.razoring
             && depth <= razor_max_depth()
-            && eval + razor_margin() * (depth + node.improving_margin(ctx)) < alpha
+            && eval + razor_margin() * (depth + i32::from(node.improving)) < alpha
         {
             let score = self.qsearch(ctx, alpha, alpha + 1, ply, true);
             if self.stopped {
@@ -504,7 +494,7 @@ impl Worker {
             && lmr_depth <= futility_max_depth()
             && node.static_eval
                 + futility_base()
-                + futility_per_depth() * (lmr_depth + node.improving_margin(ctx))
+                + futility_per_depth() * (lmr_depth + i32::from(node.improving))
                 <= alpha)
         // History: this move has kept failing in similar positions.
         || (ctx.features.history_pruning
@@ -562,7 +552,6 @@ impl Worker {
         }
         let mut r = c.base_reduction;
         r += i32::from(!node.pv) + i32::from(node.cut) + i32::from(!node.improving);
-        r += i32::from(node.marked);
         r -= i32::from(c.gives_check) + i32::from(picker.is_refutation(c.mv));
         r -= c.history / lmr_history_divisor();
         if c.noisy {
@@ -603,18 +592,17 @@ impl Worker {
         }
     }
 
-    /// Whether the static eval rose since this side's previous move (two plies
-    /// back; with `improving` on, four plies back when that move was in check).
+    /// Whether the static eval rose since this side's previous move: two plies
+    /// back, or four when that move was made in check. Never with `improving` off.
     #[inline(always)]
     fn improving(&self, ctx: &SearchContext, ply: usize, static_eval: i32) -> bool {
-        if static_eval == NO_EVAL {
+        if !ctx.features.improving || static_eval == NO_EVAL {
             return false;
         }
         let back = |n: usize| (ply >= n).then(|| self.frames[ply - n].static_eval);
         match back(2) {
             Some(e) if e != NO_EVAL => static_eval > e,
-            _ if ctx.features.improving => back(4).is_some_and(|e| e != NO_EVAL && static_eval > e),
-            _ => false,
+            _ => back(4).is_some_and(|e| e != NO_EVAL && static_eval > e),
         }
     }
 

@@ -1,0 +1,74 @@
+//! What the pool's threads share, in one part per concern, each with its own
+//! methods and lock:
+//!
+//! | part | what | locked |
+//! |---|---|---|
+//! | [`Signals`] (`stop.rs`) | the stop flag, the hold of `go infinite` / `go ponder`, `ponderhit`, the hard limit's deadline | never: atomics (a mutex only to wait out a hold) |
+//! | [`Commands`] (`control.rs`) | the command of the epoch and the resources of the next search | once per thread to take a command, once to finish it |
+//! | [`Results`] | each thread's latest line and the last search's outcome | once per completed iteration, and at the end |
+//! | [`NumaNodes`] (`numa.rs`) | the pinning policy, where each thread went, each node's copy of the network | when threads start, and by pinned threads when the network changes |
+//! | the reporter | where the main thread's lines go | never |
+//! | the other ranks' nodes | in a cluster, as last heard | never: an atomic |
+
+use crate::choice::ThreadResult;
+use crate::control::Commands;
+use crate::numa::NumaNodes;
+use crate::report::{Reporter, SearchOutcome};
+use crate::stop::Signals;
+use crossbeam_utils::CachePadded;
+use parking_lot::Mutex;
+use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
+
+/// What the pool's threads share (see the module documentation).
+pub(crate) struct Shared {
+    /// The stop flag and the hold of `go infinite` / `go ponder`.
+    pub signals: Signals,
+    /// The command of the epoch, and the waits for it.
+    pub commands: Commands,
+    /// What the threads found.
+    pub results: Results,
+    /// The threads on the NUMA nodes, and the nodes' copies of the network.
+    pub numa: NumaNodes,
+    /// Receives the main thread's reports.
+    pub reporter: Arc<dyn Reporter>,
+    /// The other ranks' nodes in the current search, as last heard (in a cluster).
+    pub remote_nodes: CachePadded<AtomicU64>,
+}
+
+/// What the threads found: each thread's latest line (see [`ThreadResult`]),
+/// and the outcome of the last search (for [`crate::ThreadPool::search_sync`]).
+#[derive(Default)]
+pub(crate) struct Results {
+    lines: Mutex<Vec<ThreadResult>>,
+    outcome: Mutex<Option<SearchOutcome>>,
+}
+
+impl Results {
+    /// Before a search, or for a new set of `threads` threads: no line yet.
+    pub fn reset(&self, threads: usize) {
+        let mut lines = self.lines.lock();
+        lines.clear();
+        lines.resize(threads, ThreadResult::default());
+    }
+
+    /// Publishes thread `id`'s latest line.
+    pub fn publish(&self, id: usize, result: ThreadResult) {
+        self.lines.lock()[id] = result;
+    }
+
+    /// Every thread's latest line, thread 0's first.
+    pub fn lines(&self) -> Vec<ThreadResult> {
+        self.lines.lock().clone()
+    }
+
+    /// Records the outcome of the search that just ended (`None`: forget the last one).
+    pub fn set_outcome(&self, outcome: Option<SearchOutcome>) {
+        *self.outcome.lock() = outcome;
+    }
+
+    /// The outcome of the last search, if it ended since [`Results::set_outcome`] forgot it.
+    pub fn outcome(&self) -> Option<SearchOutcome> {
+        self.outcome.lock().clone()
+    }
+}
