@@ -354,3 +354,26 @@ fn last_info_line_reports_the_final_count_and_the_move_played() {
         assert_eq!(info_field(last, "pv"), Some(best.as_str()), "{threads} threads: {last}");
     }
 }
+
+/// Quiescence knows the fifty-move rule, as the main search does: with the
+/// halfmove clock at 99 and no capture or pawn move on the board, every move
+/// reaches a drawn position, so even a queen up the search says 0.
+#[test]
+fn quiescence_scores_the_fifty_move_rule_a_draw() {
+    let mut e = Engine::start();
+    e.send("position fen 4k3/8/8/8/8/8/8/Q3K3 w - - 99 80");
+    e.send("go depth 1");
+    let (_, before) = e.bestmove(SLOW);
+    let last = before.iter().rev().find(|l| l.starts_with("info depth 1 ")).expect("depth 1");
+    assert_eq!(info_field(last, "score"), Some("cp"), "{last}");
+    assert!(last.contains(" score cp 0 "), "{last}");
+    e.send("position fen 4k3/8/8/8/8/8/8/Q3K3 w - - 90 80");
+    e.send("go depth 1");
+    let (_, before) = e.bestmove(SLOW);
+    let last = before.iter().rev().find(|l| l.starts_with("info depth 1 ")).expect("depth 1");
+    assert!(
+        !last.contains(" score cp 0 "),
+        "far from the rule, a queen is worth something: {last}"
+    );
+    assert!(e.quit(SLOW));
+}

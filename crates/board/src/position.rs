@@ -92,9 +92,24 @@ impl Position {
     /// Whether the game is drawn by rule here: threefold repetition, the fifty-move
     /// rule (unless the side to move is mated) or insufficient material.
     pub fn is_draw_by_rule(&self) -> bool {
+        self.repetitions() >= 2 || self.is_drawn_by_material_or_fifty_moves()
+    }
+
+    /// Whether a search scores this position a draw: the rules of
+    /// [`Position::is_draw_by_rule`], except that a position is a draw at its
+    /// first return (a line that repeats once can repeat again, so the search
+    /// need not play the third occurrence to know). The one draw test of the
+    /// search and of its quiescence.
+    #[inline]
+    pub fn is_draw_in_search(&self) -> bool {
+        self.is_repetition() || self.is_drawn_by_material_or_fifty_moves()
+    }
+
+    /// Insufficient material, or the fifty-move rule (unless the side to move is mated).
+    #[inline]
+    fn is_drawn_by_material_or_fifty_moves(&self) -> bool {
         let board = self.board();
-        self.repetitions() >= 2
+        board.is_insufficient_material()
             || (board.halfmove_clock() >= 100 && (!board.in_check() || board.has_legal_move()))
-            || board.is_insufficient_material()
     }
 }

@@ -50,6 +50,7 @@ fn knight_shuffle_repeats_after_four_plies() {
     assert!(pos.is_repetition());
     assert_eq!(pos.repetitions(), 1);
     assert!(!pos.is_draw_by_rule(), "twofold is not a draw by rule");
+    assert!(pos.is_draw_in_search(), "but the search scores it a draw");
 
     for m in ["g1f3", "g8f6", "f3g1", "f6g8"] {
         push(&mut pos, m);
@@ -74,6 +75,21 @@ fn knight_shuffle_repeats_after_four_plies() {
     assert!(pos.is_repetition(), "the position after e4 came back");
     assert_eq!(pos.repetitions(), 1);
     assert_eq!(pos.board().halfmove_clock(), 4);
+}
+
+/// The search's draw test knows every rule the game's does: the fifty-move
+/// rule (not when the side to move is mated) and insufficient material.
+#[test]
+fn the_search_scores_every_draw_by_rule_a_draw() {
+    let fifty = Position::new(board("4k3/8/8/8/8/8/8/Q3K3 w - - 100 80"));
+    assert!(fifty.is_draw_by_rule() && fifty.is_draw_in_search());
+    let ninety_nine = Position::new(board("4k3/8/8/8/8/8/8/Q3K3 w - - 99 80"));
+    assert!(!ninety_nine.is_draw_by_rule() && !ninety_nine.is_draw_in_search());
+    // Mated on the hundredth ply: the mate stands.
+    let mated = Position::new(board("k7/1Q6/1K6/8/8/8/8/8 b - - 100 80"));
+    assert!(!mated.is_draw_by_rule() && !mated.is_draw_in_search());
+    let bare = Position::new(board("4k3/8/8/8/8/8/8/4KN2 w - - 0 1"));
+    assert!(bare.is_draw_by_rule() && bare.is_draw_in_search());
 }
 
 #[test]

@@ -316,11 +316,10 @@ impl Worker {
         stop
     }
 
+    /// The search's one draw test (also quiescence's): `Position::is_draw_in_search`.
+    #[inline(always)]
     fn is_draw(&self) -> bool {
-        let board = self.board();
-        board.is_insufficient_material()
-            || self.position.is_repetition()
-            || (board.halfmove_clock() >= 100 && (!board.in_check() || board.has_legal_move()))
+        self.position.is_draw_in_search()
     }
 
     #[inline(always)]

@@ -26,7 +26,9 @@ impl Worker {
         self.seldepth = self.seldepth.max(ply);
         let pv_node = beta - alpha > 1;
         let in_check = self.board().in_check();
-        if self.board().is_insufficient_material() || (self.position.is_repetition() && ply > 0) {
+        // Draws by rule, as in the main search (Step 1); never at the root, which is
+        // the position to play from, whatever its history.
+        if ply > 0 && self.is_draw() {
             return 0;
         }
         if ply >= MAX_SEARCH_PLY {
