@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """How many nodes a UCI engine needs to find each position's best move.
 
-    python3 scripts/epd_probe.py ../shared/data/wac.epd --nodes 8000000 --ids 002,049 \
+    python3 scripts/epd_probe.py data/wac.epd --nodes 8000000 --ids 002,049 \
         [--engine target/release/tessera] [--option Hash=16 ...]
 
 For each position (or only those whose id ends in one of --ids), one search to

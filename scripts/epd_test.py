@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs a tactical EPD suite (bm/am operations) against a UCI engine.
 
-    python3 scripts/epd_test.py ../shared/data/wac.epd --movetime 1000 [--engine target/release/tessera]
+    python3 scripts/epd_test.py data/wac.epd --movetime 1000 [--engine target/release/tessera]
 
 Each position is searched for --movetime ms (or --nodes N, which does not
 depend on the machine's load) on one thread (fresh `ucinewgame`
