@@ -9,7 +9,8 @@ use crate::control::Search;
 use crate::counters::Counters;
 use crate::limits::SearchJob;
 use crate::params::MAX_ITERATION_DEPTH;
-use crate::report::{CurrentMoveReports, Reports, SearchOutcome};
+use crate::report::{CurrentMoveReports, Reports, SearchOutcome, fail_pv};
+use crate::root::RootMoves;
 use crate::shared::Shared;
 use crate::stop::{ClusterView, StopCheck};
 use crate::tablebase::Tablebase;
@@ -81,11 +82,11 @@ pub(crate) fn main_search(shared: &Shared, worker: &mut Worker, search: &Search)
         start: job.start,
         tt,
         stop: &ctx.stop,
-        lines: job.multipv.clamp(1, worker.root_moves.len().max(1)),
+        lines: job.multipv.clamp(1, worker.root.len().max(1)),
         tb,
         counters,
     };
-    if !worker.root_moves.is_empty() {
+    if !worker.root.is_empty() {
         deepen(shared, worker, &ctx, &reports, job);
     }
     let interrupted = worker.was_stopped();
@@ -124,10 +125,8 @@ fn prepare(shared: &Shared, worker: &mut Worker, search: &Search) {
     let mut noted = worker.node_network.take();
     let network = shared.numa.network_for(&search.resources.network, worker.numa_node, &mut noted);
     worker.node_network = noted;
-    match tb.root() {
-        Some(root) => worker.prepare(&job.position, &root.moves(), network),
-        None => worker.prepare(&job.position, &job.limits.search_moves, network),
-    }
+    let root = RootMoves::new(job.position.board(), &job.limits.search_moves, tb.root());
+    worker.prepare(&job.position, root, network);
 }
 
 /// The main thread's iterations, until a stopping rule or the depth limit.
@@ -139,7 +138,6 @@ fn deepen(
     job: &SearchJob,
 ) {
     let max_depth = job.limits.depth.unwrap_or(MAX_ITERATION_DEPTH).clamp(1, MAX_ITERATION_DEPTH);
-    let mut scores = vec![0; reports.lines];
     let mut stability = Stability::default();
     let mut iterations = IterationTimes::default();
     let started = Instant::now();
@@ -147,10 +145,10 @@ fn deepen(
     let mut previous_pv = Vec::new();
     for depth in 1..=max_depth {
         let on_fail = |w: &Worker, multipv, score, bound| {
-            let searched = (w.progress(), w.root_pv());
-            reports.aspiration_fail(searched, (depth, multipv), score, bound, &previous_pv);
+            let line = || w.root_line(fail_pv(w.root_pv(), &previous_pv));
+            reports.aspiration_fail(w.progress(), (depth, multipv), score, bound, line);
         };
-        let searched = worker.search_lines(ctx, depth, &mut scores, on_fail);
+        let searched = worker.search_lines(ctx, depth, reports.lines, on_fail);
         ctx.stop.first_iteration_done();
         let Some(lines) = searched else {
             // Cut short: a root move that beat the previous best at this depth
@@ -166,14 +164,9 @@ fn deepen(
         };
         ctx.stop.publish(worker.nodes);
         for (i, line) in lines.iter().enumerate() {
-            reports.line(
-                worker.progress(),
-                depth,
-                i + 1,
-                line.score,
-                Bound::Exact,
-                line.pv.clone(),
-            );
+            let report = worker.root_line(line.pv.clone());
+            let progress = worker.line_progress(line.pv.first().copied());
+            reports.line(progress, depth, i + 1, line.score, Bound::Exact, report);
         }
         let best = &lines[0];
         shared.results.publish(
@@ -182,7 +175,7 @@ fn deepen(
         );
         stability.update(best.pv.first().copied());
         let mut scale = stability.scale();
-        if worker.root_moves.len() == 1 {
+        if worker.root.len() == 1 {
             // One move to play (one legal move, or one the tablebases keep): nothing
             // to choose, so on the clock the first iteration's score and line are
             // enough and the time is kept for the moves that need it.
@@ -209,17 +202,12 @@ fn deepen(
 /// `last_best` (the move of the last completed iteration) in it, searched in full
 /// or failing high, as a lower bound. `None` when no move did, or at depth 1.
 fn unfinished_line(worker: &Worker, depth: i32, last_best: Option<Move>) -> Option<ThreadResult> {
-    let p = worker.partial_root()?;
-    if depth <= 1 || last_best == Some(p.best) {
+    let raised = worker.root.raised()?;
+    if depth <= 1 || last_best == Some(raised.mv) {
         return None;
     }
-    let pv = worker.root_pv();
-    let pv = if pv.first() == Some(&p.best) {
-        pv.to_vec()
-    } else {
-        std::iter::once(p.best).chain(p.ponder).collect()
-    };
-    Some(ThreadResult { depth, score: p.score, bound: Bound::Lower, pv })
+    let pv = raised.pv.clone();
+    Some(ThreadResult { depth, score: raised.score, bound: Bound::Lower, pv })
 }
 
 /// Chooses the line played among the threads' results (and in a cluster, the
@@ -236,7 +224,7 @@ fn announce(
     let in_cluster = remote.is_some();
     // Another rank's line votes only if its move may be played here (a rank whose
     // state differs, e.g. after a refused command, must not hand us an illegal move).
-    let playable = |r: &ThreadResult| r.best().is_some_and(|mv| worker.root_moves.contains(&mv));
+    let playable = |r: &ThreadResult| r.best().is_some_and(|mv| worker.root.contains(mv));
     results.extend(remote.into_iter().flat_map(|r| r.lines).filter(playable));
     let chosen_thread = choose(&results, choice);
     let chosen = results.get(chosen_thread).cloned().unwrap_or_default();
@@ -248,11 +236,11 @@ fn announce(
         && chosen.best().is_some()
         && (interrupted || chosen_thread != 0 || in_cluster)
     {
-        let pv = chosen.pv.clone();
-        reports.line(worker.progress(), chosen.depth, 1, chosen.score, chosen.bound, pv);
+        let line = worker.root_line(chosen.pv.clone());
+        reports.line(worker.progress(), chosen.depth, 1, chosen.score, chosen.bound, line);
     }
     let root = reports.root;
-    let best = chosen.best().or_else(|| worker.root_moves.first().copied());
+    let best = chosen.best().or_else(|| worker.root.iter().next().map(|m| m.mv));
     let ponder = if chosen.best().is_some() { chosen.ponder() } else { None };
     let ponder = ponder.filter(|&p| {
         best.is_some_and(|b| {

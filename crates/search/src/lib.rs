@@ -25,6 +25,7 @@ pub mod params;
 mod picker;
 mod pool;
 mod report;
+mod root;
 mod shared;
 mod stop;
 mod tablebase;

@@ -1,5 +1,6 @@
 //! MultiPV: an iteration searches the root once per principal variation, each
-//! time excluding the first moves of the better lines already found.
+//! time excluding the first moves of the better lines already found (the
+//! root-move list marks them).
 
 use crate::worker::{SearchContext, Worker};
 use board::Move;
@@ -15,9 +16,9 @@ pub(crate) struct Line {
 }
 
 impl Worker {
-    /// One iteration at `depth` with `previous.len()` lines: line k is the best
-    /// root move outside lines 1..k, searched with an aspiration window around its
-    /// score in the previous iteration (`previous[k]`, updated here).
+    /// One iteration at `depth` with `lines` lines: line k is the best root move
+    /// outside lines 1..k, searched with an aspiration window around the score
+    /// of the previous iteration's line k (kept in the root-move list).
     /// `on_fail(worker, multipv, score, bound)` hears every aspiration fail.
     ///
     /// Returns the lines best first, or `None` if the search was stopped before
@@ -26,25 +27,24 @@ impl Worker {
         &mut self,
         ctx: &SearchContext,
         depth: i32,
-        previous: &mut [i32],
+        lines: usize,
         mut on_fail: impl FnMut(&Worker, usize, i32, Bound),
     ) -> Option<Vec<Line>> {
-        let mut lines = Vec::with_capacity(previous.len());
-        self.excluded_root.clear();
-        for (i, previous) in previous.iter_mut().enumerate() {
+        let mut found = Vec::with_capacity(lines);
+        // Read before the lines of this iteration reorder the list.
+        let previous: Vec<i32> = (0..lines).map(|i| self.root.previous_score(i)).collect();
+        self.root.start_iteration();
+        for (i, previous) in previous.into_iter().enumerate() {
             let score =
-                self.aspiration(ctx, depth, *previous, |w, s, bound| on_fail(w, i + 1, s, bound));
+                self.aspiration(ctx, depth, previous, |w, s, bound| on_fail(w, i + 1, s, bound));
             if self.was_stopped() {
                 return None;
             }
-            *previous = score;
             let pv = self.root_pv().to_vec();
-            if let Some(&first) = pv.first() {
-                self.excluded_root.push(first);
-            }
-            lines.push(Line { score, pv });
+            self.root.line_done(pv.first().copied(), score);
+            found.push(Line { score, pv });
         }
-        lines.sort_by_key(|line| Reverse(line.score));
-        Some(lines)
+        found.sort_by_key(|line| Reverse(line.score));
+        Some(found)
     }
 }

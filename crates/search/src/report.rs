@@ -3,7 +3,7 @@
 
 use crate::counters::Counters;
 use crate::stop::StopCheck;
-use crate::tablebase::Tablebase;
+use crate::tablebase::{Tablebase, TbVerdict};
 use crate::wdl::{self, WdlPerMille};
 use board::{Board, Move};
 use std::cell::Cell;
@@ -142,6 +142,16 @@ pub(crate) struct Progress {
     pub nodes: u64,
 }
 
+/// A root line to report: its moves, and the tables' verdict on its first move
+/// when the root is in the tables (reported instead of the search's score).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct RootLine {
+    /// The principal variation.
+    pub pv: Vec<Move>,
+    /// The tables' verdict on its first move.
+    pub tb: Option<TbVerdict>,
+}
+
 /// The main thread's reports for one search: fills in the figures every line
 /// shares (time, nodes of all threads, table usage, WDL) and decides which lines are due.
 pub(crate) struct Reports<'a> {
@@ -152,7 +162,7 @@ pub(crate) struct Reports<'a> {
     pub stop: &'a StopCheck<'a>,
     /// How many principal variations the search reports (MultiPV).
     pub lines: usize,
-    /// The tables: the root's verdict and its probes.
+    /// The tables (their root probes count as hits).
     pub tb: &'a Tablebase,
     /// Every thread's counts (for the tablebase hits).
     pub counters: &'a Counters,
@@ -167,12 +177,11 @@ impl Reports<'_> {
         multipv: usize,
         score: i32,
         bound: Bound,
-        pv: Vec<Move>,
+        line: RootLine,
     ) {
-        let (score, wdl) = self
+        let (score, wdl) = line
             .tb
-            .root()
-            .and_then(|root| root.report(pv.first().copied(), score))
+            .and_then(|tb| tb.report(score))
             .unwrap_or_else(|| (score, wdl::wdl(score, wdl::material(&self.root))));
         self.reporter.info(&SearchInfo {
             root: self.root,
@@ -186,26 +195,24 @@ impl Reports<'_> {
             elapsed: self.start.elapsed(),
             hashfull: self.tt.hashfull(),
             tbhits: self.tb.root_probes() + self.counters.tb_hits(),
-            pv,
+            pv: line.pv,
         });
     }
 
-    /// An aspiration window failed high or low (`bound`) on line `multipv`, the
-    /// search's own line being `searched`: reported when due (see
-    /// [`FAIL_REPORT_DELAY`]), with the line of the last completed iteration
-    /// (`previous_pv`) when the search has none (see [`fail_pv`]).
+    /// An aspiration window failed high or low (`bound`) on line `multipv`,
+    /// whose report `line` gives (see [`fail_pv`]): reported when due (see
+    /// [`FAIL_REPORT_DELAY`]).
     pub fn aspiration_fail(
         &self,
-        (progress, searched): (Progress, &[Move]),
+        progress: Progress,
         (depth, multipv): (i32, usize),
         score: i32,
         bound: Bound,
-        previous_pv: &[Move],
+        line: impl FnOnce() -> RootLine,
     ) {
         if self.start.elapsed() > FAIL_REPORT_DELAY && self.lines == 1 {
             self.stop.publish(progress.nodes);
-            let pv = fail_pv(searched, previous_pv);
-            self.line(progress, depth, multipv, score, bound, pv);
+            self.line(progress, depth, multipv, score, bound, line());
         }
     }
 }

@@ -239,29 +239,38 @@ struct RootTbMove {
 }
 
 impl RootRanking {
-    /// The moves the search chooses among.
-    pub fn moves(&self) -> Vec<Move> {
-        self.moves.iter().map(|m| m.mv).collect()
+    /// The moves the search chooses among, each with the tables' verdict.
+    pub fn verdicts(&self) -> impl Iterator<Item = (Move, TbVerdict)> + '_ {
+        self.moves.iter().map(|m| (m.mv, TbVerdict { wdl: m.wdl, score: m.score }))
     }
 
     /// The result of the root for the side to move.
     pub fn wdl(&self) -> Wdl {
         self.moves[0].wdl
     }
+}
 
-    /// The score and WDL to report for a line that starts with `mv` and that the
-    /// search scored `score`: the tables' verdict, unless the search found a mate.
-    pub fn report(&self, mv: Option<Move>, score: i32) -> Option<(i32, WdlPerMille)> {
+/// The tables' verdict on a root move: its result and the score reported for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct TbVerdict {
+    wdl: Wdl,
+    score: i32,
+}
+
+impl TbVerdict {
+    /// The score and WDL to report for a line that starts with this move and
+    /// that the search scored `score`: the tables' verdict, unless the search
+    /// found a mate.
+    pub fn report(&self, score: i32) -> Option<(i32, WdlPerMille)> {
         if score.abs() >= tt::MATE_BOUND {
             return None;
         }
-        let m = self.moves.iter().find(|m| Some(m.mv) == mv)?;
-        let wdl = match m.wdl {
+        let wdl = match self.wdl {
             Wdl::Win => WdlPerMille { win: 1000, draw: 0, loss: 0 },
             Wdl::Loss => WdlPerMille { win: 0, draw: 0, loss: 1000 },
             _ => WdlPerMille { win: 0, draw: 1000, loss: 0 },
         };
-        Some((m.score, wdl))
+        Some((self.score, wdl))
     }
 }
 

@@ -24,7 +24,8 @@ use crate::correction::CorrectionHistory;
 use crate::history::{Histories, PieceTo};
 use crate::numa::NodeNetwork;
 use crate::params::MAX_SEARCH_PLY;
-use crate::report::Progress;
+use crate::report::{Progress, RootLine};
+use crate::root::RootMoves;
 use crate::stop::StopCheck;
 use board::{Board, Color, Move, Piece, Position};
 use eval::nnue::{Accumulator, Network};
@@ -103,10 +104,8 @@ pub struct Worker {
     pub nodes: u64,
     /// Deepest ply reached in the current iteration.
     pub seldepth: usize,
-    /// Root moves this search may play.
-    pub(crate) root_moves: Vec<Move>,
-    /// Root moves already reported as better MultiPV lines in this iteration.
-    pub(crate) excluded_root: Vec<Move>,
+    /// The moves this search may play, with what it learned of each.
+    pub(crate) root: RootMoves,
     stopped: bool,
     /// Depth of the current root iteration (bounds the extensions).
     root_depth: i32,
@@ -115,28 +114,12 @@ pub struct Worker {
     nmp_min_ply: usize,
     /// The side whose null move is being verified.
     nmp_color: Color,
-    /// Nodes spent below each root move in this `go`, by from and to square.
-    root_move_nodes: Box<[u64]>,
-    /// The latest root move of the current iteration that was fully searched and raised
-    /// alpha (or failed high), with its score and reply: usable if the iteration is cut short.
-    partial_root: Option<PartialRoot>,
     /// The NUMA node this worker's thread is pinned to (`None`: not pinned);
     /// the worker evaluates with that node's copy of the network.
     pub(crate) numa_node: Option<usize>,
     /// The copy of the pool's network this worker's node evaluates with, as
     /// the worker last found it ([`NumaNodes::network_for`](crate::numa::NumaNodes::network_for)).
     pub(crate) node_network: Option<NodeNetwork>,
-}
-
-/// A root move that beat every move searched before it in an unfinished iteration.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct PartialRoot {
-    /// The move.
-    pub best: Move,
-    /// The expected reply, if the line has one.
-    pub ponder: Option<Move>,
-    /// Its score: exact if inside the window, a lower bound after a fail high.
-    pub score: i32,
 }
 
 impl Worker {
@@ -154,18 +137,15 @@ impl Worker {
             accumulators: vec![root; MAX_SEARCH_PLY + 8].into_boxed_slice(),
             accumulators_len: 1,
             frames: vec![Frame::EMPTY; MAX_SEARCH_PLY + 4],
-            root_move_nodes: vec![0; 64 * 64].into_boxed_slice(),
             pv: Box::new([[Move::NULL; MAX_SEARCH_PLY + 1]; MAX_SEARCH_PLY + 1]),
             pv_len: [0; MAX_SEARCH_PLY + 1],
             nodes: 0,
             seldepth: 0,
-            root_moves: Vec::new(),
-            excluded_root: Vec::new(),
+            root: RootMoves::default(),
             stopped: false,
             root_depth: 0,
             nmp_min_ply: 0,
             nmp_color: Color::White,
-            partial_root: None,
             numa_node: None,
             node_network: None,
         }
@@ -177,9 +157,9 @@ impl Worker {
         self.correction.clear();
     }
 
-    /// Prepares a new search from `position`, restricted to `search_moves` if not
-    /// empty, evaluating with `network`.
-    pub fn prepare(&mut self, position: &Position, search_moves: &[Move], network: Arc<Network>) {
+    /// Prepares a new search from `position` that may play the moves of `root`,
+    /// evaluating with `network`.
+    pub(crate) fn prepare(&mut self, position: &Position, root: RootMoves, network: Arc<Network>) {
         self.position = position.clone();
         self.network = network;
         self.accumulators[0] = Accumulator::new(&self.network, position.board());
@@ -188,17 +168,7 @@ impl Worker {
         self.seldepth = 0;
         self.stopped = false;
         self.nmp_min_ply = 0;
-        let legal = self.position.board().legal_moves();
-        self.root_moves = legal
-            .iter()
-            .copied()
-            .filter(|m| search_moves.is_empty() || search_moves.contains(m))
-            .collect();
-        if self.root_moves.is_empty() {
-            self.root_moves = legal.to_vec();
-        }
-        self.excluded_root.clear();
-        self.root_move_nodes.iter_mut().for_each(|n| *n = 0);
+        self.root = root;
         for k in self.histories.killers.iter_mut() {
             *k = [Move::NULL; 2];
         }
@@ -206,14 +176,7 @@ impl Worker {
 
     /// The share of this thread's nodes spent below root move `mv` in this `go`.
     pub fn node_share(&self, mv: Move) -> f64 {
-        let index = mv.from() as usize * 64 + mv.to() as usize;
-        self.root_move_nodes[index] as f64 / self.nodes.max(1) as f64
-    }
-
-    /// Adds the nodes a root move's search took.
-    #[inline(always)]
-    fn count_root_move_nodes(&mut self, mv: Move, nodes: u64) {
-        self.root_move_nodes[mv.from() as usize * 64 + mv.to() as usize] += nodes;
+        self.root.node_share(mv, self.nodes)
     }
 
     /// How far this search has got, for its reports.
@@ -221,20 +184,28 @@ impl Worker {
         Progress { seldepth: self.seldepth, nodes: self.nodes }
     }
 
+    /// How far this search had got when the root move `first` last raised
+    /// alpha: the progress reported with its line (a line's own selective depth,
+    /// as Stockfish reports it).
+    pub(crate) fn line_progress(&self, first: Option<Move>) -> Progress {
+        let seldepth = first.and_then(|mv| self.root.get(mv)).map_or(self.seldepth, |m| m.seldepth);
+        Progress { seldepth, nodes: self.nodes }
+    }
+
     /// The principal variation of the last root search.
     pub fn root_pv(&self) -> &[Move] {
         &self.pv[0][..self.pv_len[0]]
     }
 
+    /// The report of the root line `pv`: with the tables' verdict on its first move.
+    pub(crate) fn root_line(&self, pv: Vec<Move>) -> RootLine {
+        let tb = pv.first().and_then(|&mv| self.root.get(mv)).and_then(|m| m.tb);
+        RootLine { pv, tb }
+    }
+
     /// Whether the last search was interrupted by the stop flag.
     pub fn was_stopped(&self) -> bool {
         self.stopped
-    }
-
-    /// After an interrupted iteration: the best root move it had fully searched, if any
-    /// beat the moves before it (including a fail high of the aspiration window).
-    pub(crate) fn partial_root(&self) -> Option<PartialRoot> {
-        self.partial_root
     }
 
     #[inline(always)]

@@ -1,6 +1,7 @@
 //! Aspiration windows: the root is searched with a narrow window around the
 //! previous iteration's score, widened on each fail until the score falls inside.
 
+use super::search::Root;
 use super::{SearchContext, Worker};
 use crate::params::{ASPIRATION_MAX_WINDOW, ASPIRATION_MIN_DEPTH, aspiration_window};
 use tt::{Bound, INFINITY, is_decisive};
@@ -16,7 +17,7 @@ impl Worker {
         mut report: impl FnMut(&Worker, i32, Bound),
     ) -> i32 {
         self.root_depth = depth;
-        self.partial_root = None;
+        self.root.start_search();
         let mut delta = aspiration_window();
         let (mut alpha, mut beta) =
             if ctx.features.aspiration && depth >= ASPIRATION_MIN_DEPTH && !is_decisive(previous) {
@@ -25,7 +26,7 @@ impl Worker {
                 (-INFINITY, INFINITY)
             };
         loop {
-            let score = self.search(ctx, alpha, beta, depth, 0, false);
+            let score = self.search::<Root>(ctx, alpha, beta, depth, 0, false);
             if self.stopped {
                 return score;
             }

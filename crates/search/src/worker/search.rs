@@ -4,12 +4,35 @@
 //! move of the loop as one [`Candidate`].
 
 use super::table::{NodeResult, bound_settles, tt_cutoff, tt_score};
-use super::{NO_EVAL, PartialRoot, SearchContext, Worker};
+use super::{NO_EVAL, SearchContext, Worker};
 use crate::history::PieceTo;
 use crate::params::*;
 use crate::picker::{MovePicker, PickerContext};
 use board::{Board, CheckSquares, Move, StackList};
 use tt::{Bound, DECISIVE_BOUND, INFINITY, MATE, Record, is_decisive};
+
+/// Which node of the tree a search is: the root, whose moves and figures are
+/// the root-move list's (`crate::root`), or a node below it. A type parameter
+/// of [`Worker::search`], so the root's bookkeeping is compiled into the
+/// root's copy of the search only, and a node below it never tests for it.
+pub(crate) trait NodeKind {
+    /// Whether this is the root.
+    const ROOT: bool;
+}
+
+/// The root of the search.
+pub(crate) struct Root;
+
+/// A node below the root.
+pub(crate) struct Inner;
+
+impl NodeKind for Root {
+    const ROOT: bool = true;
+}
+
+impl NodeKind for Inner {
+    const ROOT: bool = false;
+}
 
 /// What a node's step helpers read of it: fixed by Step 4, except `depth`,
 /// which Step 7 may lower. The one way the search hands a node to a helper.
@@ -78,8 +101,9 @@ impl Tried {
 }
 
 impl Worker {
-    /// Principal variation search. PV nodes have `beta - alpha > 1`.
-    pub(crate) fn search(
+    /// Principal variation search of a node of kind `K` (the root or below it).
+    /// PV nodes have `beta - alpha > 1`.
+    pub(crate) fn search<K: NodeKind>(
         &mut self,
         ctx: &SearchContext,
         mut alpha: i32,
@@ -88,8 +112,8 @@ impl Worker {
         ply: usize,
         cut_node: bool,
     ) -> i32 {
+        debug_assert_eq!(K::ROOT, ply == 0, "the root is the search at ply 0");
         let pv_node = beta - alpha > 1;
-        let root = ply == 0;
         let excluded = self.frames[ply].excluded;
         let singular_search = !excluded.is_null();
         self.pv_len[ply] = ply;
@@ -102,7 +126,7 @@ impl Worker {
         self.seldepth = self.seldepth.max(ply);
         let in_check = self.board().in_check();
 
-        if !root {
+        if !K::ROOT {
             // Step 1. Draws by rule and the ply limit.
             if self.is_draw() {
                 return 0;
@@ -129,7 +153,7 @@ impl Worker {
         {
             return score;
         }
-        if root && !self.root_moves.contains(&hash_move) {
+        if K::ROOT && !self.root.contains(hash_move) {
             hash_move = Move::NULL;
         }
         // Step 3b. Tablebases (`tablebase.rs`): right after a capture or pawn move with
@@ -137,7 +161,7 @@ impl Worker {
         // ends the node (stored deeper than searched: it is exact); at a PV node a win
         // raises alpha and a loss caps the score, applied after the move loop.
         let mut tb_bound = None;
-        if !root
+        if !K::ROOT
             && !singular_search
             && let Some(tb) = ctx.tb.probe(self.board(), depth, ply)
         {
@@ -180,7 +204,7 @@ impl Worker {
             }
         }
         self.frames[ply].static_eval = static_eval;
-        if !root {
+        if !K::ROOT {
             self.histories.killers[ply + 1] = [Move::NULL; 2];
         }
         self.frames[ply + 1].excluded = Move::NULL;
@@ -193,7 +217,7 @@ impl Worker {
             beta,
             pv: pv_node,
             cut: cut_node,
-            root,
+            root: K::ROOT,
             singular_search,
             in_check,
             improving: self.improving(ctx, ply, static_eval),
@@ -205,7 +229,7 @@ impl Worker {
         // Steps 5 to 6. Whole-node pruning, before any move is searched.
         if !pv_node
             && !in_check
-            && !root
+            && !K::ROOT
             && !singular_search
             && let Some(score) = self.prune_node(ctx, &node, alpha, eval)
         {
@@ -238,16 +262,16 @@ impl Worker {
         let mut check_squares = None;
 
         while let Some(mv) = picker.next(self.board(), &self.histories) {
-            if mv == excluded
-                || (root && (!self.root_moves.contains(&mv) || self.excluded_root.contains(&mv)))
-            {
+            // At the root: the move's place in the root list, if this line searches it.
+            let root_index = if K::ROOT { self.root.to_search(mv) } else { Some(0) };
+            let Some(root_index) = root_index.filter(|_| mv != excluded) else {
                 continue;
-            }
+            };
             let board = *self.board();
             let c = self.candidate(ctx, &node, &board, mv, moves_tried, &mut check_squares);
 
             // Step 9. Pruning at shallow depth, once a line that avoids mate is known.
-            if !root
+            if !K::ROOT
                 && best_score > -DECISIVE_BOUND
                 && board.has_non_pawn_material(board.side_to_move())
                 && self.prune_move(ctx, &node, &c, alpha, moves_tried)
@@ -265,7 +289,9 @@ impl Worker {
             self.frames[ply + 1].double_extensions =
                 self.frames[ply].double_extensions + u8::from(extension >= 2);
 
-            if root && let Some(reports) = &ctx.current_move {
+            if K::ROOT
+                && let Some(reports) = &ctx.current_move
+            {
                 reports.root_move(mv, moves_tried + 1);
             }
             self.frames[ply].moved = c.pt;
@@ -275,23 +301,32 @@ impl Worker {
 
             // Step 11. Principal variation search with late move reductions.
             let score = if moves_tried == 1 {
-                -self.search(ctx, -beta, -alpha, new_depth, ply + 1, false)
+                -self.search::<Inner>(ctx, -beta, -alpha, new_depth, ply + 1, false)
             } else {
                 let r = self.reduction(ctx, &node, &c, moves_tried, new_depth, &picker);
-                let mut score = -self.search(ctx, -alpha - 1, -alpha, new_depth - r, ply + 1, true);
+                let reduced = new_depth - r;
+                let mut score =
+                    -self.search::<Inner>(ctx, -alpha - 1, -alpha, reduced, ply + 1, true);
                 if score > alpha && r > 0 {
-                    score = -self.search(ctx, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                    score = -self.search::<Inner>(
+                        ctx,
+                        -alpha - 1,
+                        -alpha,
+                        new_depth,
+                        ply + 1,
+                        !cut_node,
+                    );
                 }
                 // A null-window fail high inside the window: re-search with this node's own
                 // (alpha, beta), never with the returned score as the new bound.
                 if pv_node && score > alpha && score < beta {
-                    score = -self.search(ctx, -beta, -alpha, new_depth, ply + 1, false);
+                    score = -self.search::<Inner>(ctx, -beta, -alpha, new_depth, ply + 1, false);
                 }
                 score
             };
             self.unmake_move();
-            if root {
-                self.count_root_move_nodes(mv, self.nodes - nodes_before);
+            if K::ROOT {
+                self.root.add_nodes(root_index, self.nodes - nodes_before);
             }
             if self.stopped {
                 return 0;
@@ -304,9 +339,9 @@ impl Worker {
                     if pv_node {
                         self.update_pv(ply, mv);
                     }
-                    if root {
-                        let ponder = (self.pv_len[0] > 1).then(|| self.pv[0][1]);
-                        self.partial_root = Some(PartialRoot { best: mv, ponder, score });
+                    if K::ROOT {
+                        let pv = &self.pv[0][..self.pv_len[0]];
+                        self.root.raised_alpha(root_index, score, pv, self.seldepth);
                     }
                     alpha = score;
                     if score >= beta {
@@ -323,7 +358,7 @@ impl Worker {
         if moves_tried == 0 {
             return if singular_search {
                 alpha
-            } else if root && !self.root_moves.is_empty() {
+            } else if K::ROOT && !self.root.is_empty() {
                 -INFINITY
             } else if in_check {
                 -MATE + ply as i32
@@ -356,7 +391,7 @@ impl Worker {
         if singular_search {
             return best_score;
         }
-        if !root || self.excluded_root.is_empty() {
+        if !K::ROOT || self.root.is_first_line() {
             let best_move = if best_move.is_null() { hash_move } else { best_move };
             let result = NodeResult {
                 best_move,
@@ -621,8 +656,14 @@ impl Worker {
         let stored = tt_score(hit, ply);
         let singular_beta = (stored - singular_margin_per_depth() * depth).max(-DECISIVE_BOUND + 1);
         self.frames[ply].excluded = mv;
-        let score =
-            self.search(ctx, singular_beta - 1, singular_beta, (depth - 1) / 2, ply, node.cut);
+        let score = self.search::<Inner>(
+            ctx,
+            singular_beta - 1,
+            singular_beta,
+            (depth - 1) / 2,
+            ply,
+            node.cut,
+        );
         self.frames[ply].excluded = Move::NULL;
         if self.stopped {
             return Singular::Extend(0);
@@ -658,7 +699,7 @@ impl Worker {
         let r = nmp_reduction(depth, eval - beta);
         self.frames[ply].moved = PieceTo::NONE;
         self.make_null(ctx.tt);
-        let score = -self.search(ctx, -beta, -beta + 1, depth - r, ply + 1, !node.cut);
+        let score = -self.search::<Inner>(ctx, -beta, -beta + 1, depth - r, ply + 1, !node.cut);
         self.unmake_move();
         if self.stopped {
             return Some(0);
@@ -672,7 +713,7 @@ impl Worker {
         }
         self.nmp_min_ply = ply + nmp_verification_plies(depth - r);
         self.nmp_color = self.board().side_to_move();
-        let verified = self.search(ctx, beta - 1, beta, depth - r, ply, false);
+        let verified = self.search::<Inner>(ctx, beta - 1, beta, depth - r, ply, false);
         self.nmp_min_ply = 0;
         (verified >= beta).then_some(score)
     }
