@@ -2,10 +2,24 @@
 //! positions with the same pawns, or the same material, kept as a moving
 //! average of "search score minus static eval" and added to later static evals.
 //!
+//! Beside those two tables, three more kinds key a position by other parts of
+//! it (`SearchFeatures` switches while they are measured, off by default):
+//! each side's pieces other than pawns (`npcorr`, one table per side), the
+//! minor pieces and kings of both sides (`minorcorr`), and the last two moves
+//! played (`contcorr`, continuation correction). With any of them on, the
+//! correction is their weighted sum (`corr_*_weight` in params.rs); with none,
+//! the mean of the pawn and material entries.
+//!
 //! Each search thread keeps its own tables (its `Worker` owns them), so an
 //! entry is a plain `i16`.
 
-use board::{Board, Color, Piece};
+use crate::Features;
+use crate::history::PieceTo;
+use crate::params::{
+    corr_cont_weight, corr_material_weight, corr_minor_weight, corr_non_pawn_weight,
+    corr_pawn_weight,
+};
+use board::{Bitboard, Board, Color, Piece};
 
 /// Entries of each table per side to move (a power of two).
 const SIZE: usize = 16_384;
@@ -14,17 +28,122 @@ const GRAIN: i32 = 256;
 /// The largest correction an entry holds, in centipawns.
 pub(crate) const CORRECTION_MAX: i32 = 64;
 
-/// The pawn-key and material-key tables, `[side to move][slot]` each.
+/// Entries of the continuation table: one per pair of (piece, destination)
+/// of the last two moves, `PieceTo::NONE` included.
+const CONT_SIZE: usize = (PieceTo::NONE.0 as usize + 1) * (PieceTo::NONE.0 as usize + 1);
+
+/// The weights of the correction kinds are in 1/`WEIGHT_SCALE`.
+const WEIGHT_SCALE: i32 = 256;
+
+/// The tables, `[side to move][slot]` each (the continuation table by the two
+/// moves, whose pieces' colours say who moves).
 pub struct CorrectionHistory {
     pawn: Box<[i16]>,
     material: Box<[i16]>,
+    /// By the side to move's pieces other than pawns, then by the opponent's.
+    non_pawn: [Box<[i16]>; 2],
+    minor: Box<[i16]>,
+    cont: Box<[i16]>,
 }
 
 impl Default for CorrectionHistory {
     fn default() -> Self {
         let table = || vec![0; 2 * SIZE].into_boxed_slice();
-        CorrectionHistory { pawn: table(), material: table() }
+        CorrectionHistory {
+            pawn: table(),
+            material: table(),
+            non_pawn: [table(), table()],
+            minor: table(),
+            cont: vec![0; CONT_SIZE].into_boxed_slice(),
+        }
     }
+}
+
+/// Which correction kinds beyond pawns and material are on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Kinds {
+    non_pawn: bool,
+    minor: bool,
+    cont: bool,
+}
+
+impl Kinds {
+    /// The kinds `features` turns on.
+    #[inline(always)]
+    pub fn of(features: &Features) -> Kinds {
+        Kinds {
+            non_pawn: features.non_pawn_correction,
+            minor: features.minor_correction,
+            cont: features.continuation_correction,
+        }
+    }
+
+    fn any(self) -> bool {
+        self.non_pawn || self.minor || self.cont
+    }
+}
+
+/// A key of a set of bitboards (every bit counts: two sets that differ in any
+/// square differ here but for hash collisions).
+#[inline(always)]
+fn bitboards_key(bbs: impl IntoIterator<Item = Bitboard>) -> u64 {
+    bbs.into_iter().fold(0u64, |h, bb| {
+        let h = (h ^ bb.0).wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+        h ^ (h >> 32)
+    })
+}
+
+/// A key of `color`'s pieces other than pawns, king included.
+#[inline(always)]
+fn non_pawn_key(board: &Board, color: Color) -> u64 {
+    let pieces = [Piece::Knight, Piece::Bishop, Piece::Rook, Piece::Queen, Piece::King];
+    bitboards_key(pieces.map(|p| board.colored_pieces(color, p)))
+}
+
+/// A key of both sides' knights, bishops and kings.
+#[inline(always)]
+fn minor_key(board: &Board) -> u64 {
+    let mut bbs = [Bitboard::EMPTY; 6];
+    for (i, color) in Color::ALL.into_iter().enumerate() {
+        for (j, piece) in [Piece::Knight, Piece::Bishop, Piece::King].into_iter().enumerate() {
+            bbs[i * 3 + j] = board.colored_pieces(color, piece);
+        }
+    }
+    bitboards_key(bbs)
+}
+
+/// The continuation table's slot of the moves `prev` (the last, then the one before).
+#[inline(always)]
+fn cont_slot(prev: [PieceTo; 2]) -> usize {
+    prev[1].0 as usize * (PieceTo::NONE.0 as usize + 1) + prev[0].0 as usize
+}
+
+/// The slots of a position in the tables beyond pawns and material.
+struct ExtraSlots {
+    non_pawn: [usize; 2],
+    minor: usize,
+    cont: usize,
+}
+
+impl ExtraSlots {
+    #[inline(always)]
+    fn of(board: &Board, prev: [PieceTo; 2]) -> ExtraSlots {
+        let us = board.side_to_move();
+        ExtraSlots {
+            non_pawn: [slot(us, non_pawn_key(board, us)), slot(us, non_pawn_key(board, !us))],
+            minor: slot(us, minor_key(board)),
+            cont: cont_slot(prev),
+        }
+    }
+}
+
+/// Moves `entry` towards `target` by `weight`/256 (an exponential moving average).
+#[inline(always)]
+fn approach(entry: &mut i16, target: i32, weight: i32) {
+    let limit = CORRECTION_MAX * GRAIN;
+    let e = i32::from(*entry);
+    let updated = (e * (256 - weight) + target * weight) / 256;
+    *entry = updated.clamp(-limit, limit) as i16;
 }
 
 /// The slot of a position keyed by `key` for side `us`.
@@ -51,6 +170,9 @@ impl CorrectionHistory {
     pub fn clear(&mut self) {
         self.pawn.fill(0);
         self.material.fill(0);
+        self.non_pawn.iter_mut().for_each(|t| t.fill(0));
+        self.minor.fill(0);
+        self.cont.fill(0);
     }
 
     /// The slots of `board` in the pawn table and in the material table.
@@ -60,27 +182,64 @@ impl CorrectionHistory {
         [slot(us, board.pawn_key()), slot(us, material_key(board))]
     }
 
-    /// The correction of `board`'s static evaluation, in centipawns: what
-    /// searches of positions with the same pawns and the same material found,
-    /// on average, beyond their static evaluation.
+    /// The correction of `board`'s static evaluation, in centipawns, reached
+    /// by the moves `prev` (the last, then the one before): what searches of
+    /// positions with the same pawns and the same material (and, as `kinds`
+    /// says, the same pieces, minor pieces or last moves) found, on average,
+    /// beyond their static evaluation.
     #[inline(always)]
-    pub fn correction(&self, board: &Board) -> i32 {
+    pub fn correction(&self, board: &Board, prev: [PieceTo; 2], kinds: Kinds) -> i32 {
         let [pawn, material] = Self::slots(board);
-        (i32::from(self.pawn[pawn]) + i32::from(self.material[material])) / (2 * GRAIN)
+        let (pawn, material) = (i32::from(self.pawn[pawn]), i32::from(self.material[material]));
+        if !kinds.any() {
+            return (pawn + material) / (2 * GRAIN);
+        }
+        let mut sum = corr_pawn_weight() * pawn + corr_material_weight() * material;
+        let extra = ExtraSlots::of(board, prev);
+        if kinds.non_pawn {
+            let [ours, theirs] = extra.non_pawn;
+            let both = i32::from(self.non_pawn[0][ours]) + i32::from(self.non_pawn[1][theirs]);
+            sum += corr_non_pawn_weight() * both;
+        }
+        if kinds.minor {
+            sum += corr_minor_weight() * i32::from(self.minor[extra.minor]);
+        }
+        if kinds.cont {
+            sum += corr_cont_weight() * i32::from(self.cont[extra.cont]);
+        }
+        sum / (WEIGHT_SCALE * GRAIN)
     }
 
-    /// Moves the corrections of `board` towards `difference` (search score
-    /// minus corrected static eval, centipawns), more for deeper searches.
-    pub fn update(&mut self, board: &Board, difference: i32, depth: i32) {
+    /// Moves the corrections of `board`, reached by the moves `prev`, towards
+    /// `difference` (search score minus corrected static eval, centipawns),
+    /// more for deeper searches.
+    pub fn update(
+        &mut self,
+        board: &Board,
+        prev: [PieceTo; 2],
+        kinds: Kinds,
+        difference: i32,
+        depth: i32,
+    ) {
         let weight = (depth + 1).min(16);
         let target = difference.clamp(-CORRECTION_MAX, CORRECTION_MAX) * GRAIN;
-        let limit = CORRECTION_MAX * GRAIN;
         let [pawn, material] = Self::slots(board);
-        for entry in [&mut self.pawn[pawn], &mut self.material[material]] {
-            let e = i32::from(*entry);
-            // An exponential moving average: weight/256 of the way towards the target.
-            let updated = (e * (256 - weight) + target * weight) / 256;
-            *entry = updated.clamp(-limit, limit) as i16;
+        approach(&mut self.pawn[pawn], target, weight);
+        approach(&mut self.material[material], target, weight);
+        if !kinds.any() {
+            return;
+        }
+        let extra = ExtraSlots::of(board, prev);
+        if kinds.non_pawn {
+            let [ours, theirs] = extra.non_pawn;
+            approach(&mut self.non_pawn[0][ours], target, weight);
+            approach(&mut self.non_pawn[1][theirs], target, weight);
+        }
+        if kinds.minor {
+            approach(&mut self.minor[extra.minor], target, weight);
+        }
+        if kinds.cont && prev[0] != PieceTo::NONE {
+            approach(&mut self.cont[extra.cont], target, weight);
         }
     }
 }
@@ -89,26 +248,51 @@ impl CorrectionHistory {
 mod tests {
     use super::*;
 
+    const NONE2: [PieceTo; 2] = [PieceTo::NONE; 2];
+    const OFF: Kinds = Kinds { non_pawn: false, minor: false, cont: false };
+    const ALL: Kinds = Kinds { non_pawn: true, minor: true, cont: true };
+
+    #[test]
+    fn the_other_kinds_key_by_their_own_part_of_the_position() {
+        let mut h = CorrectionHistory::default();
+        let board = Board::startpos();
+        for _ in 0..200 {
+            h.update(&board, NONE2, ALL, 40, 10);
+        }
+        // Every table learnt: the weighted sum exceeds the two tables' mean.
+        assert!(h.correction(&board, NONE2, ALL) > h.correction(&board, NONE2, OFF));
+        // A position with other pawns and material but the same pieces shares
+        // the non-pawn and minor entries only.
+        let fewer_pawns = Board::from_fen("rnbqkbnr/8/8/8/8/8/8/RNBQKBNR w KQkq - 0 1").unwrap();
+        assert_eq!(h.correction(&fewer_pawns, NONE2, OFF), 0);
+        assert!(h.correction(&fewer_pawns, NONE2, ALL) > 0);
+        // Only the continuation table knows the moves.
+        let moved = [PieceTo(5), PieceTo(7)];
+        let only_cont = Kinds { non_pawn: false, minor: false, cont: true };
+        h.update(&fewer_pawns, moved, only_cont, -60, 15);
+        assert!(h.correction(&fewer_pawns, moved, only_cont) < 0);
+    }
+
     #[test]
     fn corrections_move_towards_what_searches_found() {
         let mut h = CorrectionHistory::default();
         let board = Board::startpos();
-        assert_eq!(h.correction(&board), 0);
+        assert_eq!(h.correction(&board, NONE2, OFF), 0);
         for _ in 0..200 {
-            h.update(&board, 40, 10);
+            h.update(&board, NONE2, OFF, 40, 10);
         }
-        let c = h.correction(&board);
+        let c = h.correction(&board, NONE2, OFF);
         assert!((38..=40).contains(&c), "{c}");
         // Bounded: a huge difference saturates at the limit.
         for _ in 0..500 {
-            h.update(&board, -5000, 20);
+            h.update(&board, NONE2, OFF, -5000, 20);
         }
-        assert!(h.correction(&board) <= -CORRECTION_MAX + 1);
+        assert!(h.correction(&board, NONE2, OFF) <= -CORRECTION_MAX + 1);
         // The other side to move has its own entries.
         let other = Board::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1")
             .expect("valid FEN");
-        assert_eq!(h.correction(&other), 0);
+        assert_eq!(h.correction(&other, NONE2, OFF), 0);
         h.clear();
-        assert_eq!(h.correction(&board), 0);
+        assert_eq!(h.correction(&board, NONE2, OFF), 0);
     }
 }

@@ -81,6 +81,18 @@ features! {
     improving = "improving" on,
     /// Time management by the best move's share of nodes and by fail lows.
     time_nodes = "tmnodes" on,
+    /// Correction history keyed by each side's pieces other than pawns.
+    non_pawn_correction = "npcorr" off,
+    /// Correction history keyed by the minor pieces and kings.
+    minor_correction = "minorcorr" off,
+    /// Correction history keyed by the last two moves (continuation correction).
+    continuation_correction = "contcorr" off,
+    /// The size of a node's correction in reverse futility (a larger margin)
+    /// and late move reductions (less reduction): an eval that needed much
+    /// correction is less sure.
+    correction_terms = "corrterms" off,
+    /// The static eval damped towards 0 as the fifty-move counter grows.
+    fifty_move_damping = "fiftydamp" off,
 }
 
 impl Features {

@@ -151,6 +151,27 @@ tunables! {
     /// ... up to this many.
     nmp_max_eval_reduction = 3, 1..=6, step 1;
 
+    // Step 4. Static evaluation: correction history (with any of `npcorr`,
+    // `minorcorr`, `contcorr` on, the weighted sum of the kinds; 256 = 1).
+    /// The pawn table's weight in the correction.
+    corr_pawn_weight = 128, 0..=512, step 16;
+    /// The material table's weight.
+    corr_material_weight = 96, 0..=512, step 16;
+    /// The weight of each side's non-pawn table.
+    corr_non_pawn_weight = 64, 0..=512, step 16;
+    /// The minor-piece table's weight.
+    corr_minor_weight = 64, 0..=512, step 16;
+    /// The continuation table's weight.
+    corr_cont_weight = 64, 0..=512, step 16;
+    /// `fiftydamp`: the static eval is scaled by (this − halfmove clock) / this.
+    fifty_move_damping_base = 200, 120..=400, step 20;
+    /// `corrterms`: reverse futility's margin grows by the correction's size
+    /// times this, in 1/64.
+    rfp_correction_scale = 32, 0..=128, step 8;
+    /// `corrterms`: a correction at least this large (centipawns) reduces a
+    /// late move one ply less.
+    lmr_correction_threshold = 24, 4..=64, step 4;
+
     // Step 9. Pruning at shallow depth.
     /// Futility: quiet moves are skipped when eval + this + `futility_per_depth` × depth cannot reach alpha.
     futility_base = 79 was 80, 20..=200, step 10;

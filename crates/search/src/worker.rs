@@ -20,10 +20,10 @@ mod qsearch;
 mod search;
 mod table;
 
-use crate::correction::CorrectionHistory;
+use crate::correction::{CorrectionHistory, Kinds};
 use crate::history::{Histories, PieceTo};
 use crate::numa::NodeNetwork;
-use crate::params::MAX_SEARCH_PLY;
+use crate::params::{MAX_SEARCH_PLY, fifty_move_damping_base};
 use crate::report::{Progress, RootLine};
 use crate::root::RootMoves;
 use crate::stop::StopCheck;
@@ -266,15 +266,40 @@ impl Worker {
         }
     }
 
-    /// `raw` static eval of the current position corrected by correction history
-    /// (when that is on), kept clear of decisive scores (mates, tablebase results).
+    /// The moves played one and two plies before `ply` (`PieceTo::NONE` before the root).
     #[inline(always)]
-    fn corrected(&self, ctx: &SearchContext, raw: i32) -> i32 {
+    fn prev_moves(&self, ply: usize) -> [PieceTo; 2] {
+        let moved = |back: usize| {
+            if ply >= back { self.frames[ply - back].moved } else { PieceTo::NONE }
+        };
+        [moved(1), moved(2)]
+    }
+
+    /// What correction history says of the static eval of the current position,
+    /// `ply` plies from the root (0 with correction history off).
+    #[inline(always)]
+    fn correction_at(&self, ctx: &SearchContext, ply: usize) -> i32 {
+        if !ctx.features.correction {
+            return 0;
+        }
+        let kinds = Kinds::of(&ctx.features);
+        self.correction.correction(self.board(), self.prev_moves(ply), kinds)
+    }
+
+    /// `raw` static eval of the current position plus its `correction` (when
+    /// correction history is on), damped towards 0 by the fifty-move counter
+    /// (`fiftydamp`), kept clear of decisive scores (mates, tablebase results).
+    #[inline(always)]
+    fn corrected(&self, ctx: &SearchContext, raw: i32, correction: i32) -> i32 {
         if !ctx.features.correction {
             return raw;
         }
-        (raw + self.correction.correction(self.board()))
-            .clamp(-DECISIVE_BOUND + 1, DECISIVE_BOUND - 1)
+        let mut eval = raw + correction;
+        if ctx.features.fifty_move_damping {
+            let base = fifty_move_damping_base();
+            eval = eval * (base - i32::from(self.board().halfmove_clock())) / base;
+        }
+        eval.clamp(-DECISIVE_BOUND + 1, DECISIVE_BOUND - 1)
     }
 
     /// Decides whether to stop and, if not, counts the node about to be searched.

@@ -55,7 +55,7 @@ impl Worker {
             best_score = -INFINITY;
         } else {
             raw_eval = self.static_eval(hit.as_ref());
-            best_score = self.corrected(ctx, raw_eval);
+            best_score = self.corrected(ctx, raw_eval, self.correction_at(ctx, ply));
             if ctx.features.qs_futility
                 && let Some(h) = hit
             {

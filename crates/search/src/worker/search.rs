@@ -5,6 +5,7 @@
 
 use super::table::{NodeResult, bound_settles, tt_cutoff, tt_score};
 use super::{NO_EVAL, SearchContext, Worker};
+use crate::correction::Kinds;
 use crate::history::PieceTo;
 use crate::params::*;
 use crate::picker::{MovePicker, PickerContext};
@@ -59,6 +60,8 @@ struct Node {
     hash_move: Move,
     /// The moves played one and two plies before.
     prev: [PieceTo; 2],
+    /// The size of the static eval's correction, with `corrterms` on (else 0).
+    correction_size: i32,
 }
 
 /// A move of the loop, with what the pruning, extension and reduction steps read of it.
@@ -192,7 +195,9 @@ impl Worker {
         // what searches of similar positions found (correction history); the table's
         // score refines it.
         let raw_eval = if in_check { NO_EVAL } else { self.static_eval(hit.as_ref()) };
-        let static_eval = if in_check { NO_EVAL } else { self.corrected(ctx, raw_eval) };
+        let correction = if in_check { 0 } else { self.correction_at(ctx, ply) };
+        let static_eval =
+            if in_check { NO_EVAL } else { self.corrected(ctx, raw_eval, correction) };
         let mut eval = static_eval;
         if let Some(h) = hit
             && !in_check
@@ -208,9 +213,6 @@ impl Worker {
             self.histories.killers[ply + 1] = [Move::NULL; 2];
         }
         self.frames[ply + 1].excluded = Move::NULL;
-        let moved = |back: usize| {
-            if ply >= back { self.frames[ply - back].moved } else { PieceTo::NONE }
-        };
         let mut node = Node {
             ply,
             depth,
@@ -223,7 +225,8 @@ impl Worker {
             improving: self.improving(ctx, ply, static_eval),
             static_eval,
             hash_move,
-            prev: [moved(1), moved(2)],
+            prev: self.prev_moves(ply),
+            correction_size: if ctx.features.correction_terms { correction.abs() } else { 0 },
         };
 
         // Steps 5 to 6. Whole-node pruning, before any move is searched.
@@ -406,7 +409,7 @@ impl Worker {
 
         // Step 14. Correction history.
         if ctx.features.correction && !in_check {
-            self.learn_correction(&node, best_move, best_score, bound);
+            self.learn_correction(ctx, &node, best_move, best_score, bound);
         }
         best_score
     }
@@ -428,7 +431,10 @@ impl Worker {
         if ctx.features.rfp
             && depth <= rfp_max_depth()
             && !is_decisive(eval)
-            && eval - rfp_margin() * (depth - node.improving as i32) >= beta
+            && eval
+                - rfp_margin() * (depth - node.improving as i32)
+                - node.correction_size * rfp_correction_scale() / 64
+                >= beta
             && !(ctx.features.rfp_threats && threat_pending(self.board()))
         {
             return Some((eval + beta) / 2);
@@ -589,6 +595,7 @@ impl Worker {
         r += i32::from(!node.pv) + i32::from(node.cut) + i32::from(!node.improving);
         r -= i32::from(c.gives_check) + i32::from(picker.is_refutation(c.mv));
         r -= c.history / lmr_history_divisor();
+        r -= i32::from(node.correction_size >= lmr_correction_threshold());
         if c.noisy {
             r /= 2;
         }
@@ -615,7 +622,14 @@ impl Worker {
     /// the static eval, where the bound says which side it lies on and no capture
     /// (whose gain the eval cannot see) decided it.
     #[inline(always)]
-    fn learn_correction(&mut self, node: &Node, best_move: Move, best_score: i32, bound: Bound) {
+    fn learn_correction(
+        &mut self,
+        ctx: &SearchContext,
+        node: &Node,
+        best_move: Move,
+        best_score: i32,
+        bound: Bound,
+    ) {
         let board = *self.board();
         let static_eval = node.static_eval;
         if (best_move.is_null() || !board.is_noisy(best_move))
@@ -623,7 +637,9 @@ impl Worker {
             && !(bound == Bound::Lower && best_score <= static_eval)
             && !(bound == Bound::Upper && best_score >= static_eval)
         {
-            self.correction.update(&board, best_score - static_eval, node.depth);
+            let kinds = Kinds::of(&ctx.features);
+            let difference = best_score - static_eval;
+            self.correction.update(&board, node.prev, kinds, difference, node.depth);
         }
     }
 
