@@ -93,6 +93,19 @@ features! {
     correction_terms = "corrterms" off,
     /// The static eval damped towards 0 as the fifty-move counter grows.
     fifty_move_damping = "fiftydamp" off,
+    /// The table's PV flag (the node is or was on a principal variation, kept
+    /// in the entries it stores): less late move reduction, a larger reverse
+    /// futility margin.
+    tt_pv = "ttpv" off,
+    /// Late move reductions grow when this node's children keep failing high.
+    cutoff_count = "cutoffcnt" off,
+    /// After a reduced move beats alpha, its re-search goes a ply deeper when
+    /// it beat the best score by far, a ply shallower when barely.
+    deeper_shallower = "deepershallower" off,
+    /// Null move pruning only at expected cut nodes whose static eval is near beta.
+    nmp_guard = "nmpguard" off,
+    /// Aspiration: after a fail high the root is searched a ply shallower each time.
+    aspiration_fail_high_reduction = "aspfhr" off,
 }
 
 impl Features {

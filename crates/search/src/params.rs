@@ -172,6 +172,22 @@ tunables! {
     /// late move one ply less.
     lmr_correction_threshold = 24, 4..=64, step 4;
 
+    // Steps 5, 6 and 11 (`ttpv`, `nmpguard`, `deepershallower`).
+    /// `ttpv`: reverse futility's margin grows by this at a node on a PV.
+    rfp_tt_pv_margin = 40, 0..=150, step 10;
+    /// `nmpguard`: null move only when the static eval is at least beta minus
+    /// this much per ply of depth, plus `nmp_guard_base`.
+    nmp_guard_per_depth = 23, 5..=60, step 4;
+    /// `nmpguard`'s constant term.
+    nmp_guard_base = 400, 100..=800, step 40;
+    /// `cutoffcnt`: more than this many children failing high adds a ply of reduction.
+    lmr_cutoff_count = 2, 1..=6, step 1;
+    /// `deepershallower`: a reduced move that beat the best score by this
+    /// plus twice the new depth is re-searched a ply deeper ...
+    lmr_deeper_margin = 43, 10..=100, step 6;
+    /// ... and one that beat it by less than this, a ply shallower.
+    lmr_shallower_margin = 9, 0..=40, step 3;
+
     // Step 9. Pruning at shallow depth.
     /// Futility: quiet moves are skipped when eval + this + `futility_per_depth` × depth cannot reach alpha.
     futility_base = 79 was 80, 20..=200, step 10;

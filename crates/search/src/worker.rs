@@ -46,6 +46,8 @@ struct Frame {
     excluded: Move,
     /// How many double extensions the line to this ply holds.
     double_extensions: u8,
+    /// How many of the parent's children searched so far failed high here (`cutoffcnt`).
+    cutoffs: u8,
 }
 
 impl Frame {
@@ -54,6 +56,7 @@ impl Frame {
         moved: PieceTo::NONE,
         excluded: Move::NULL,
         double_extensions: 0,
+        cutoffs: 0,
     };
 }
 

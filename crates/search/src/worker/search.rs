@@ -62,6 +62,8 @@ struct Node {
     prev: [PieceTo; 2],
     /// The size of the static eval's correction, with `corrterms` on (else 0).
     correction_size: i32,
+    /// With `ttpv` on: a PV node, or one the table remembers on a PV.
+    tt_pv: bool,
 }
 
 /// A move of the loop, with what the pruning, extension and reduction steps read of it.
@@ -213,6 +215,7 @@ impl Worker {
             self.histories.killers[ply + 1] = [Move::NULL; 2];
         }
         self.frames[ply + 1].excluded = Move::NULL;
+        self.frames[ply + 1].cutoffs = 0;
         let mut node = Node {
             ply,
             depth,
@@ -227,6 +230,7 @@ impl Worker {
             hash_move,
             prev: self.prev_moves(ply),
             correction_size: if ctx.features.correction_terms { correction.abs() } else { 0 },
+            tt_pv: ctx.features.tt_pv && (pv_node || hit.is_some_and(|h| h.pv)),
         };
 
         // Steps 5 to 6. Whole-node pruning, before any move is searched.
@@ -311,14 +315,17 @@ impl Worker {
                 let mut score =
                     -self.search::<Inner>(ctx, -alpha - 1, -alpha, reduced, ply + 1, true);
                 if score > alpha && r > 0 {
-                    score = -self.search::<Inner>(
-                        ctx,
-                        -alpha - 1,
-                        -alpha,
-                        new_depth,
-                        ply + 1,
-                        !cut_node,
-                    );
+                    let depth = self.re_search_depth(ctx, new_depth, score, best_score);
+                    if depth > reduced {
+                        score = -self.search::<Inner>(
+                            ctx,
+                            -alpha - 1,
+                            -alpha,
+                            depth,
+                            ply + 1,
+                            !cut_node,
+                        );
+                    }
                 }
                 // A null-window fail high inside the window: re-search with this node's own
                 // (alpha, beta), never with the returned score as the new bound.
@@ -349,6 +356,7 @@ impl Worker {
                     alpha = score;
                     if score >= beta {
                         self.reward_cutoff(&board, &node, &c, &tried);
+                        self.frames[ply].cutoffs = self.frames[ply].cutoffs.saturating_add(1);
                         break;
                     }
                 }
@@ -402,7 +410,7 @@ impl Worker {
                 static_eval: raw_eval,
                 depth: node.depth,
                 bound,
-                pv: pv_node,
+                pv: pv_node || node.tt_pv,
             };
             ctx.store(key, ply, result);
         }
@@ -434,6 +442,7 @@ impl Worker {
             && eval
                 - rfp_margin() * (depth - node.improving as i32)
                 - node.correction_size * rfp_correction_scale() / 64
+                - i32::from(node.tt_pv) * rfp_tt_pv_margin()
                 >= beta
             && !(ctx.features.rfp_threats && threat_pending(self.board()))
         {
@@ -461,9 +470,13 @@ impl Worker {
         // not pass again (`null_move`).
         let prev_null = ply > 0 && node.prev[0] == PieceTo::NONE;
         let us = self.board().side_to_move();
+        let guarded = !ctx.features.nmp_guard
+            || (node.cut
+                && node.static_eval >= beta - nmp_guard_per_depth() * depth + nmp_guard_base());
         if ctx.features.nmp
             && depth >= NMP_MIN_DEPTH
             && eval >= beta
+            && guarded
             && !prev_null
             && !is_decisive(beta)
             && (ply >= self.nmp_min_ply || us != self.nmp_color)
@@ -596,10 +609,28 @@ impl Worker {
         r -= i32::from(c.gives_check) + i32::from(picker.is_refutation(c.mv));
         r -= c.history / lmr_history_divisor();
         r -= i32::from(node.correction_size >= lmr_correction_threshold());
+        r -= i32::from(node.tt_pv);
+        if ctx.features.cutoff_count {
+            r += i32::from(i32::from(self.frames[node.ply + 1].cutoffs) > lmr_cutoff_count());
+        }
         if c.noisy {
             r /= 2;
         }
         r.clamp(0, new_depth - 1)
+    }
+
+    /// Step 11. The depth of the null-window re-search of a reduced move that
+    /// scored `score` above alpha: `new_depth`, or with `deepershallower` a ply
+    /// deeper when it beat `best` (the best score so far) by far and a ply
+    /// shallower when barely.
+    #[inline(always)]
+    fn re_search_depth(&self, ctx: &SearchContext, new_depth: i32, score: i32, best: i32) -> i32 {
+        if !ctx.features.deeper_shallower {
+            return new_depth;
+        }
+        let deeper = score > best + lmr_deeper_margin() + 2 * new_depth;
+        let shallower = score < best + lmr_shallower_margin();
+        new_depth + i32::from(deeper) - i32::from(shallower)
     }
 
     /// The history updates when move `c` (played in `board`) fails high: a bonus
