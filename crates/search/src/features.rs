@@ -106,6 +106,9 @@ features! {
     nmp_guard = "nmpguard" off,
     /// Aspiration: after a fail high the root is searched a ply shallower each time.
     aspiration_fail_high_reduction = "aspfhr" off,
+    /// Upcoming repetitions (cuckoo tables): where the side to move can repeat
+    /// a position, a draw is the least it scores, before the move is played.
+    upcoming_repetition = "upcomingrep" off,
 }
 
 impl Features {

@@ -321,6 +321,15 @@ impl Worker {
         self.position.is_draw_in_search()
     }
 
+    /// Whether the side to move, `ply` plies from the root and below a draw
+    /// (`alpha` < 0), can repeat a position with its next move
+    /// (`Position::has_upcoming_repetition`; `upcomingrep`): a draw is then
+    /// the least this node scores.
+    #[inline(always)]
+    fn upcoming_draw(&self, ctx: &SearchContext, ply: usize, alpha: i32) -> bool {
+        ctx.features.upcoming_repetition && alpha < 0 && self.position.has_upcoming_repetition(ply)
+    }
+
     #[inline(always)]
     fn piece_to(&self, mv: Move) -> PieceTo {
         let board = self.board();

@@ -139,6 +139,13 @@ impl Worker {
             if ply >= MAX_SEARCH_PLY {
                 return if in_check { 0 } else { self.evaluate() };
             }
+            // Step 1b. An upcoming repetition: the side to move can draw at once.
+            if self.upcoming_draw(ctx, ply, alpha) {
+                alpha = 0;
+                if alpha >= beta {
+                    return alpha;
+                }
+            }
             // Step 2. Mate distance pruning: no line here can beat a mate already found nearer the root.
             alpha = alpha.max(-MATE + ply as i32);
             beta = beta.min(MATE - ply as i32 - 1);
