@@ -5,14 +5,13 @@
 //! Each search thread keeps its own tables (its `Worker` owns them), so an
 //! entry is a plain `i16`.
 
+use crate::params::{correction_max, correction_max_weight, correction_weight_scale};
 use board::{Board, Color, Piece};
 
 /// Entries of each table per side to move (a power of two).
 const SIZE: usize = 16_384;
 /// Entries hold 1/`GRAIN` centipawns.
 const GRAIN: i32 = 256;
-/// The largest correction an entry holds, in centipawns.
-pub(crate) const CORRECTION_MAX: i32 = 64;
 
 /// The pawn-key and material-key tables, `[side to move][slot]` each.
 pub struct CorrectionHistory {
@@ -72,14 +71,15 @@ impl CorrectionHistory {
     /// Moves the corrections of `board` towards `difference` (search score
     /// minus corrected static eval, centipawns), more for deeper searches.
     pub fn update(&mut self, board: &Board, difference: i32, depth: i32) {
-        let weight = (depth + 1).min(16);
-        let target = difference.clamp(-CORRECTION_MAX, CORRECTION_MAX) * GRAIN;
-        let limit = CORRECTION_MAX * GRAIN;
+        let weight = (depth + 1).min(correction_max_weight());
+        let target = difference.clamp(-correction_max(), correction_max()) * GRAIN;
+        let limit = correction_max() * GRAIN;
         let [pawn, material] = Self::slots(board);
         for entry in [&mut self.pawn[pawn], &mut self.material[material]] {
             let e = i32::from(*entry);
-            // An exponential moving average: weight/256 of the way towards the target.
-            let updated = (e * (256 - weight) + target * weight) / 256;
+            // An exponential moving average: weight/scale of the way towards the target.
+            let scale = correction_weight_scale();
+            let updated = (e * (scale - weight) + target * weight) / scale;
             *entry = updated.clamp(-limit, limit) as i16;
         }
     }
@@ -103,7 +103,7 @@ mod tests {
         for _ in 0..500 {
             h.update(&board, -5000, 20);
         }
-        assert!(h.correction(&board) <= -CORRECTION_MAX + 1);
+        assert!(h.correction(&board) <= -correction_max() + 1);
         // The other side to move has its own entries.
         let other = Board::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1")
             .expect("valid FEN");
