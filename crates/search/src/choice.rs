@@ -2,6 +2,7 @@
 //! iteration, and when the search ends one of them is chosen — by default by a
 //! vote weighted by score and depth (see docs/smp.md).
 
+use crate::params::vote_score_offset;
 use board::Move;
 use tt::{Bound, INFINITY};
 
@@ -69,7 +70,8 @@ pub(crate) fn choose(results: &[ThreadResult], choice: BestMoveChoice) -> usize 
             let mut votes: Vec<(Move, i64)> = Vec::new();
             for (_, r) in done() {
                 let Some(mv) = r.best() else { continue };
-                let weight = i64::from(r.score - worst + 10) * i64::from(r.completed_depth());
+                let weight = i64::from(r.score - worst + vote_score_offset())
+                    * i64::from(r.completed_depth());
                 match votes.iter_mut().find(|(m, _)| *m == mv) {
                     Some((_, v)) => *v += weight,
                     None => votes.push((mv, weight)),

@@ -17,7 +17,7 @@ use crate::Features;
 use crate::history::PieceTo;
 use crate::params::{
     corr_cont_weight, corr_material_weight, corr_minor_weight, corr_non_pawn_weight,
-    corr_pawn_weight,
+    corr_pawn_weight, correction_max, correction_max_weight, correction_weight_scale,
 };
 use board::{Bitboard, Board, Color, Piece};
 
@@ -25,8 +25,6 @@ use board::{Bitboard, Board, Color, Piece};
 const SIZE: usize = 16_384;
 /// Entries hold 1/`GRAIN` centipawns.
 const GRAIN: i32 = 256;
-/// The largest correction an entry holds, in centipawns.
-pub(crate) const CORRECTION_MAX: i32 = 64;
 
 /// Entries of the continuation table: one per pair of (piece, destination)
 /// of the last two moves, `PieceTo::NONE` included.
@@ -137,12 +135,14 @@ impl ExtraSlots {
     }
 }
 
-/// Moves `entry` towards `target` by `weight`/256 (an exponential moving average).
+/// Moves `entry` towards `target` by `weight`/`correction_weight_scale()` (an
+/// exponential moving average).
 #[inline(always)]
 fn approach(entry: &mut i16, target: i32, weight: i32) {
-    let limit = CORRECTION_MAX * GRAIN;
+    let limit = correction_max() * GRAIN;
+    let scale = correction_weight_scale();
     let e = i32::from(*entry);
-    let updated = (e * (256 - weight) + target * weight) / 256;
+    let updated = (e * (scale - weight) + target * weight) / scale;
     *entry = updated.clamp(-limit, limit) as i16;
 }
 
@@ -221,8 +221,8 @@ impl CorrectionHistory {
         difference: i32,
         depth: i32,
     ) {
-        let weight = (depth + 1).min(16);
-        let target = difference.clamp(-CORRECTION_MAX, CORRECTION_MAX) * GRAIN;
+        let weight = (depth + 1).min(correction_max_weight());
+        let target = difference.clamp(-correction_max(), correction_max()) * GRAIN;
         let [pawn, material] = Self::slots(board);
         approach(&mut self.pawn[pawn], target, weight);
         approach(&mut self.material[material], target, weight);
@@ -287,7 +287,7 @@ mod tests {
         for _ in 0..500 {
             h.update(&board, NONE2, OFF, -5000, 20);
         }
-        assert!(h.correction(&board, NONE2, OFF) <= -CORRECTION_MAX + 1);
+        assert!(h.correction(&board, NONE2, OFF) <= -correction_max() + 1);
         // The other side to move has its own entries.
         let other = Board::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1")
             .expect("valid FEN");

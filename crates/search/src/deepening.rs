@@ -8,7 +8,10 @@ use crate::cluster::{Cluster, Remote};
 use crate::control::Search;
 use crate::counters::Counters;
 use crate::limits::SearchJob;
-use crate::params::MAX_ITERATION_DEPTH;
+use crate::params::{
+    MAX_ITERATION_DEPTH, cluster_wait_divisor, helper_skip_min_depth, helper_skip_period,
+    time_nodes_min_depth,
+};
 use crate::report::{CurrentMoveReports, Reports, SearchOutcome, fail_pv};
 use crate::root::RootMoves;
 use crate::shared::Shared;
@@ -106,7 +109,7 @@ pub(crate) fn main_search(shared: &Shared, worker: &mut Worker, search: &Search)
     // the nodes last heard from it, and its lines miss the vote).
     let on_clock =
         limits.move_time.is_some() || limits.time[root.side_to_move() as usize].is_some();
-    let patience = on_clock.then_some(job.move_overhead / 2);
+    let patience = on_clock.then_some(job.move_overhead / cluster_wait_divisor());
     let remote = (cluster.ranks() > 1).then(|| {
         let lines = shared.results.lines();
         cluster.finish(&lines, ctx.stop.local_nodes(), patience)
@@ -181,7 +184,7 @@ fn deepen(
             // enough and the time is kept for the moves that need it.
             scale = 0.0;
         }
-        if ctx.features.time_nodes && depth >= 6 {
+        if ctx.features.time_nodes && depth >= time_nodes_min_depth() {
             if let Some(mv) = best.pv.first() {
                 scale *= node_share_scale(worker.node_share(*mv));
             }
@@ -264,7 +267,9 @@ fn announce(
 
 /// Whether helper `id`, having completed `depth`, skips `depth + 1`.
 fn skips_next_depth(id: usize, depth: i32) -> bool {
-    id % 2 == 1 && depth >= 4 && (depth + id as i32) % 3 == 0
+    id % 2 == 1
+        && depth >= helper_skip_min_depth()
+        && (depth + id as i32) % helper_skip_period() == 0
 }
 
 /// A helper: iterative deepening with no output and no clock, until the stop flag.

@@ -2,23 +2,23 @@
 //! history, killers and counter-moves (move ordering, pruning, reductions).
 //! Correction history has a module of its own (`correction.rs`): it may be shared.
 
+use crate::params::{
+    history_bonus_max, history_bonus_offset, history_bonus_per_depth, history_max,
+};
 use board::{Board, Color, Move, Piece, Square};
-
-/// The largest magnitude a history value reaches (the gravity formula keeps it there).
-pub const HISTORY_MAX: i32 = 16_384;
 
 /// The bonus for a move that caused (or a malus for one that failed before) a cutoff at `depth`.
 #[inline]
 pub fn stat_bonus(depth: i32) -> i32 {
-    (150 * depth - 100).clamp(0, 1500)
+    (history_bonus_per_depth() * depth - history_bonus_offset()).clamp(0, history_bonus_max())
 }
 
 /// Moves `entry` towards `bonus`'s sign, slowing down as it nears the bound.
 #[inline(always)]
 fn gravity(entry: &mut i16, bonus: i32) {
     let e = *entry as i32;
-    let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-    *entry = (e + b - e * b.abs() / HISTORY_MAX) as i16;
+    let b = bonus.clamp(-history_max(), history_max());
+    *entry = (e + b - e * b.abs() / history_max()) as i16;
 }
 
 /// A moved piece and where it went: the key of continuation history.

@@ -4,12 +4,15 @@
 //! What each technique was measured to be worth, and how the margins were
 //! chosen, is recorded in docs/search.md.
 //!
-//! The margins that SPSA may move are declared once, in [`tunables!`], with
-//! their default, range and step. Each is read through an accessor of its
-//! name (`rfp_margin()`): in the default build a `const fn` returning the
-//! default, so the search compiles to the same constants; with the `tune`
-//! feature an atomic that `setoption` sets, so that a tuner can move it. The
-//! other constants are limits that tuning does not touch.
+//! Every parameter is declared once, in [`tunables!`], and read the same way:
+//! through an accessor of its name (`rfp_margin()`, `iir_min_depth()`). A
+//! tunable entry carries its default, range and step: its accessor is a
+//! `const fn` returning the default in the default build, so the search
+//! compiles to the same constants, and with the `tune` feature an atomic that
+//! `setoption` sets, so that a tuner can move it. A `fixed` entry carries its
+//! type and value: its accessor is a `const fn` in every build, and tuning does
+//! not see it. Only the two array-sizing limits ([`MAX_SEARCH_PLY`],
+//! [`MAX_ITERATION_DEPTH`]) are plain constants, since types are sized by them.
 
 #[cfg(feature = "tune")]
 use std::sync::atomic::{AtomicI32, Ordering};
@@ -34,6 +37,18 @@ pub struct Tunable {
     pub doc: &'static str,
 }
 
+/// One fixed parameter, as declared in [`tunables!`]: a value the search
+/// reads through its accessor, which tuning does not move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Fixed {
+    /// The name of its accessor.
+    pub name: &'static str,
+    /// Its value, as declared.
+    pub value: &'static str,
+    /// What it is, from its doc comment.
+    pub doc: &'static str,
+}
+
 /// SPSA's learning rate at the end of a run (OpenBench's `r_end`), the same
 /// for every parameter.
 pub const SPSA_R_END: f64 = 0.002;
@@ -47,16 +62,54 @@ impl Tunable {
     }
 }
 
-/// Declares every tunable once — doc, name, default, the hand-set value a tuning
-/// run replaced (`was N`, where one did), range, step — and derives
-/// from that one list [`TUNABLES`], the accessors (constants by default, atomics
-/// with the `tune` feature) and, under `tune`, [`set`]. A default is one token
-/// tree: a literal, a negative one in parentheses (`(-20)`), or a constant
-/// declared elsewhere in braces (`{ tt::Replacement::DEFAULT.age_weight }`).
+/// Declares every parameter once, each entry under its doc comment:
+///
+/// - a tunable: `name = default, min..=max, step N;`, or `name = default was
+///   N, …` when a tuning run replaced the hand-set value N. A default is one
+///   token tree: a literal, a negative one in parentheses (`(-20)`), or a
+///   constant declared elsewhere in braces (`{ tt::Replacement::DEFAULT.age_weight }`).
+///   From these come [`TUNABLES`], [`defaults`], the accessors (constants by
+///   default, atomics with the `tune` feature) and, under `tune`, [`set`];
+/// - a fixed parameter: `fixed name: type = value;`. From these come [`FIXED`]
+///   and the accessors (`const fn` in every build).
+///
+/// The entries may be mixed, so that the list reads in the order of the steps.
 macro_rules! tunables {
     (@hand_set $default:tt) => { $default };
     (@hand_set $default:tt, $was:literal) => { $was };
-    ($($(#[doc = $doc:literal])+ $name:ident = $default:tt $(was $was:literal)?, $min:literal..=$max:literal, step $step:literal;)+) => {
+    // Sorts the entries into the tunables and the fixed parameters, keeping each list's order.
+    (@sort [$($tuned:tt)*] [$($fixed:tt)*]
+        $(#[doc = $doc:literal])+ fixed $name:ident: $ty:ty = $value:expr; $($rest:tt)*) => {
+        tunables!(@sort [$($tuned)*] [$($fixed)* $(#[doc = $doc])+ $name: $ty = $value;] $($rest)*);
+    };
+    (@sort [$($tuned:tt)*] [$($fixed:tt)*]
+        $(#[doc = $doc:literal])+ $name:ident = $default:tt $(was $was:literal)?,
+        $min:literal..=$max:literal, step $step:literal; $($rest:tt)*) => {
+        tunables!(@sort
+            [$($tuned)* $(#[doc = $doc])+ $name = $default $(was $was)?, $min..=$max, step $step;]
+            [$($fixed)*] $($rest)*);
+    };
+    (@sort [$($tuned:tt)*] [$($fixed:tt)*]) => {
+        tunables!(@tuned $($tuned)*);
+        tunables!(@fixed $($fixed)*);
+    };
+    (@fixed $($(#[doc = $doc:literal])+ $name:ident: $ty:ty = $value:expr;)*) => {
+        /// Every fixed parameter, in declaration order.
+        pub const FIXED: &[Fixed] = &[$(Fixed {
+            name: stringify!($name),
+            value: stringify!($value),
+            doc: concat!($($doc),+),
+        },)*];
+
+        $(
+            $(#[doc = $doc])+
+            #[inline(always)]
+            pub const fn $name() -> $ty {
+                $value
+            }
+        )*
+    };
+    (@tuned $($(#[doc = $doc:literal])+ $name:ident = $default:tt $(was $was:literal)?, $min:literal..=$max:literal, step $step:literal;)+) => {
         /// Every tunable parameter, in declaration order.
         pub const TUNABLES: &[Tunable] = &[$(Tunable {
             name: stringify!($name),
@@ -104,6 +157,9 @@ macro_rules! tunables {
             }
         )+
     };
+    ($($entries:tt)+) => {
+        tunables!(@sort [] [] $($entries)+);
+    };
 }
 
 /// Sets tunable `name` (as declared, any case) to `value`, and rebuilds what
@@ -129,6 +185,11 @@ pub fn find(name: &str) -> Option<&'static Tunable> {
 }
 
 tunables! {
+    // Step 3b. Tablebases.
+    /// A tablebase verdict is stored this much deeper than the node's depth: it is
+    /// exact, and should outlive ordinary entries (Stockfish stores `depth + 6`).
+    fixed tb_depth_bonus: i32 = 6;
+
     // Step 5. Reverse futility pruning.
     /// Reverse futility: a node whose static eval beats beta by this much per ply is cut.
     rfp_margin = 92 was 90, 40..=200, step 10;
@@ -142,6 +203,8 @@ tunables! {
     razor_max_depth = 1 was 3, 1..=6, step 1;
 
     // Step 6. Null move pruning.
+    /// Null move applies from this depth.
+    fixed nmp_min_depth: i32 = 3;
     /// The null move's reduction: a base ...
     nmp_base_reduction = 4 was 3, 1..=6, step 1;
     /// ... plus one ply per this many plies of depth ...
@@ -150,6 +213,11 @@ tunables! {
     nmp_eval_divisor = 196 was 200, 80..=400, step 20;
     /// ... up to this many.
     nmp_max_eval_reduction = 3, 1..=6, step 1;
+    /// From this depth a null-move cutoff is verified by a reduced normal search (zugzwang guard).
+    fixed nmp_verify_depth: i32 = 12;
+    /// In a verification search, the side that passed may not pass again for this
+    /// percentage of the verification's depth, in plies.
+    fixed nmp_verify_plies_percent: i32 = 75;
 
     // Step 4. Static evaluation: correction history (with any of `npcorr`,
     // `minorcorr`, `contcorr` on, the weighted sum of the kinds; 256 = 1).
@@ -188,7 +256,21 @@ tunables! {
     /// ... and one that beat it by less than this, a ply shallower.
     lmr_shallower_margin = 9, 0..=40, step 3;
 
-    // Step 9. Pruning at shallow depth.
+    // Step 7. Internal iterative reduction.
+    /// Internal iterative reduction applies from this depth when there is no hash move ...
+    fixed iir_min_depth: i32 = 4;
+    /// ... and reduces the node by this many plies.
+    fixed iir_reduction: i32 = 1;
+
+    // Step 9. Pruning at shallow depth: late move pruning, futility pruning, SEE
+    // pruning, history pruning.
+    /// Late move pruning applies up to this depth.
+    fixed lmp_max_depth: i32 = 8;
+    /// Late move pruning: an improving node tries this many quiet moves plus the
+    /// depth squared before skipping the rest ...
+    fixed lmp_base: i32 = 3;
+    /// ... and a node that is not improving that number divided by this.
+    fixed lmp_not_improving_divisor: i32 = 2;
     /// Futility: quiet moves are skipped when eval + this + `futility_per_depth` × depth cannot reach alpha.
     futility_base = 79 was 80, 20..=200, step 10;
     /// Futility's margin per ply of (reduced) depth.
@@ -199,10 +281,14 @@ tunables! {
     see_quiet_margin = (-20) was -25, -80..=-5, step 5;
     /// SEE pruning of captures: threshold per ply of depth.
     see_noisy_margin = (-95) was -100, -200..=-30, step 10;
+    /// SEE pruning of captures applies up to this depth.
+    fixed see_noisy_max_depth: i32 = 8;
     /// Capture history shifts the SEE threshold of a capture by 1 cp per this much history.
     see_capture_history_divisor = 64, 16..=256, step 12;
     /// History pruning: quiet moves whose history is below minus this × depth are skipped.
     history_pruning_margin = 2103 was 2048, 512..=8192, step 256;
+    /// History pruning applies up to this (reduced) depth.
+    fixed history_pruning_max_depth: i32 = 4;
 
     // Step 10. Singular extensions.
     /// Singular extensions apply from this depth ...
@@ -211,24 +297,83 @@ tunables! {
     singular_tt_depth_margin = 3, 1..=6, step 1;
     /// The singular beta is the stored score minus this much per ply of depth.
     singular_margin_per_depth = 2 was 1, 1..=4, step 1;
+    /// The search without the hash move goes to the node's depth, less one, divided by this.
+    fixed singular_depth_divisor: i32 = 2;
     /// A move singular by this much more (at non-PV nodes) is extended twice.
     double_extension_margin = 18 was 20, 5..=60, step 5;
+    /// Double extensions: at most this many along a line.
+    fixed max_double_extensions: u8 = 6;
+
+    // Step 10b. Check extension.
+    /// Extensions stop at this many times the iteration's depth ...
+    fixed extension_ply_factor: i32 = 2;
+    /// ... counting an iteration shallower than this as this deep (so perpetual-check
+    /// lines cannot run the search to the ply limit).
+    fixed extension_min_root_depth: i32 = 8;
 
     // Step 11. Late move reductions.
+    /// Late move reductions apply from this depth.
+    fixed lmr_min_depth: i32 = 3;
     /// The LMR table's constant term, in hundredths of a ply.
     lmr_base = 63 was 50, 0..=150, step 10;
     /// The LMR table's divisor of `ln(depth) × ln(move number)`, in hundredths.
     lmr_divisor = 245 was 250, 150..=400, step 15;
     /// A quiet move's reduction shrinks by one ply per this much history (and grows for bad history).
     lmr_history_divisor = 7993 was 8192, 2048..=16384, step 512;
+    /// A capture's reduction, after the adjustments, is divided by this.
+    fixed lmr_noisy_divisor: i32 = 2;
+
+    // Move ordering (`picker.rs`).
+    /// Noisy moves are ordered by MVV-LVA: the victim's SEE value times this, less the attacker's rank.
+    fixed mvv_victim_weight: i32 = 8;
+    /// An underpromotion's ordering term (a queen promotion adds the queen's SEE value).
+    fixed underpromotion_order: i32 = -2000;
+    /// With capture history, a noisy move's order is MVV-LVA times this ...
+    fixed capture_order_mvv_weight: i32 = 4;
+    /// ... plus its capture history divided by this.
+    fixed capture_order_history_divisor: i32 = 8;
+    /// In check, noisy evasions are ordered above the quiet ones by this much.
+    fixed noisy_evasion_bonus: i32 = 1_000_000;
+    /// A capture whose SEE is at least this (it does not lose material) is tried
+    /// among the good ones; a quiet check in quiescence, or its hash move, is tried
+    /// only then.
+    fixed good_see_threshold: i32 = 0;
+
+    // History (`history.rs`), read by move ordering, pruning and reductions.
+    /// The largest magnitude a history value reaches (the gravity formula keeps it there).
+    fixed history_max: i32 = 16_384;
+    /// The history bonus (or malus) of a cutoff is this much per ply of depth ...
+    fixed history_bonus_per_depth: i32 = 150;
+    /// ... less this ...
+    fixed history_bonus_offset: i32 = 100;
+    /// ... up to this.
+    fixed history_bonus_max: i32 = 1500;
+
+    // Step 14. Correction history (`correction.rs`).
+    /// The largest correction an entry holds, in centipawns.
+    fixed correction_max: i32 = 64;
+    /// An update moves an entry `min(depth + 1, this)` of `correction_weight_scale`
+    /// parts of the way towards the search's result.
+    fixed correction_max_weight: i32 = 16;
+    /// The parts of the way an update's weight counts in.
+    fixed correction_weight_scale: i32 = 256;
 
     // Quiescence.
     /// Quiescence futility: a capture whose victim cannot lift stand pat plus this margin to alpha is skipped.
     qs_futility_margin = 166 was 150, 50..=300, step 15;
+    /// Quiescence futility: when stand pat plus the margin cannot reach alpha, a capture
+    /// is skipped unless its SEE is at least this (it wins material).
+    fixed qs_futility_see_threshold: i32 = 1;
 
     // Aspiration windows.
+    /// Aspiration windows apply from this depth on.
+    fixed aspiration_min_depth: i32 = 5;
     /// Aspiration windows start at this half-width (centipawns).
     aspiration_window = 18 was 20, 8..=50, step 3;
+    /// On each fail the window's half-width grows by itself divided by this ...
+    fixed aspiration_growth_divisor: i32 = 2;
+    /// ... and the window opens fully once the half-width grows past this.
+    fixed aspiration_max_window: i32 = 1000;
 
     // Time management.
     /// Moves the clock is spread over when the GUI gives no `movestogo`.
@@ -237,16 +382,41 @@ tunables! {
     /// (and grows for each move before it), between 15 and 60 moves: spends
     /// less of the clock just out of the opening and more in the middlegame.
     time_horizon_slope = 0, 0..=100, step 10;
+    /// The full move at which the horizon is `time_horizon_moves` whatever its slope.
+    fixed time_horizon_pivot_move: i32 = 40;
+    /// The sloped horizon is at least this many moves ...
+    fixed time_horizon_min_moves: i32 = 15;
+    /// ... and at most this many.
+    fixed time_horizon_max_moves: i32 = 60;
+    /// The clock is spread over at most this many moves (`movestogo` or the horizon).
+    fixed time_max_moves_to_go: u32 = 50;
+    /// Beyond the move overhead, 1/this of the clock is kept in reserve.
+    fixed time_reserve_divisor: u32 = 50;
     /// Hundredths of the increment added to each move's share of the clock.
     time_increment_share = 75, 50..=100, step 5;
+    /// The soft limit is at most this fraction (numerator, denominator) of the usable time.
+    fixed time_soft_max_fraction: (u32, u32) = (2, 5);
+    /// The hard limit is at most this many times a move's share ...
+    fixed time_hard_per_move_factor: u32 = 4;
+    /// ... and at most this fraction of the usable time ...
+    fixed time_hard_max_fraction: (u32, u32) = (1, 3);
+    /// ... or this fraction when the clock is for one move.
+    fixed time_hard_max_fraction_last_move: (u32, u32) = (4, 5);
     /// Hundredths: the next iteration is predicted to take this much of the last one's time
     /// (0: no prediction; an iteration is started whenever the soft limit has not passed).
     time_iteration_growth = 0, 0..=400, step 15;
+    /// An iteration is not started when the soft limit would pass before its predicted
+    /// length divided by this is spent.
+    fixed time_iteration_divisor: u32 = 2;
     // In hundredths.
     /// The soft time limit's scale when the best move just changed ...
     time_scale_unstable = 140, 100..=200, step 5;
     /// ... less this much for each iteration it stayed the same.
     time_scale_per_stable_iteration = 15, 5..=30, step 2;
+    /// The stability scale counts up to this many iterations of the same best move.
+    fixed time_max_stable_iterations: u32 = 5;
+    /// The node-share and fail-low scales of the soft limit apply from this depth.
+    fixed time_nodes_min_depth: i32 = 6;
     /// The node-share scale is `(this − share) × time_nodes_factor`.
     time_nodes_base = 150, 110..=200, step 5;
     /// The node-share scale's factor.
@@ -255,6 +425,18 @@ tunables! {
     time_fail_low_cp_per_percent = 2, 1..=6, step 1;
     /// ... up to this factor.
     time_fail_low_max = 150, 100..=250, step 8;
+
+    // Threads and ranks.
+    /// The best move is voted for by the threads, each with weight (score − the
+    /// worst thread's score + this) × depth, so that even the worst line counts.
+    fixed vote_score_offset: i32 = 10;
+    /// Odd helper threads skip a depth from this depth on ...
+    fixed helper_skip_min_depth: i32 = 4;
+    /// ... once in this many depths.
+    fixed helper_skip_period: i32 = 3;
+    /// On the clock, the main thread waits for the other ranks of a cluster at most
+    /// the move overhead divided by this.
+    fixed cluster_wait_divisor: u32 = 2;
 
     // The transposition table's replacement policy (`tt::Replacement`, docs/tt.md).
     /// Replacement: one search of an entry's age counts as this many plies of depth lost.
@@ -285,23 +467,10 @@ pub const MAX_ITERATION_DEPTH: i32 = 100;
 const _: () = assert!(MAX_SEARCH_PLY as i32 <= tt::MAX_SCORE_PLY);
 const _: () = assert!(MAX_ITERATION_DEPTH <= tt::MAX_STORED_DEPTH);
 
-// Step 3b. Tablebases.
-
-/// A tablebase verdict is stored this much deeper than the node's depth: it is
-/// exact, and should outlive ordinary entries (Stockfish stores `depth + 6`).
-pub const TB_DEPTH_BONUS: i32 = 6;
-
-// Step 6. Null move pruning.
-
-/// Null move applies from this depth.
-pub const NMP_MIN_DEPTH: i32 = 3;
-/// From this depth a null-move cutoff is verified by a reduced normal search (zugzwang guard).
-pub const NMP_VERIFY_DEPTH: i32 = 12;
-
 /// In a verification search of depth `depth`, the side that passed may not pass
 /// again for this many plies.
 pub const fn nmp_verification_plies(depth: i32) -> usize {
-    if depth > 0 { (3 * depth / 4) as usize } else { 0 }
+    if depth > 0 { (nmp_verify_plies_percent() * depth / 100) as usize } else { 0 }
 }
 
 /// How many plies shallower than the node the null move's reply is searched.
@@ -311,75 +480,57 @@ pub fn nmp_reduction(depth: i32, eval_over_beta: i32) -> i32 {
     nmp_base_reduction() + depth / nmp_depth_divisor() + by_eval
 }
 
-// Step 7. Internal iterative reduction.
-
-/// Internal iterative reduction applies from this depth when there is no hash move.
-pub const IIR_MIN_DEPTH: i32 = 4;
-
-// Step 9. Pruning at shallow depth: late move pruning, futility pruning, SEE
-// pruning, history pruning.
-
-/// Late move pruning applies up to this depth.
-pub const LMP_MAX_DEPTH: i32 = 8;
-
 /// The late move pruning limit: quiet moves tried before the rest are skipped.
 pub const fn lmp_limit(depth: i32, improving: bool) -> usize {
-    let base = 3 + depth * depth;
-    (if improving { base } else { base / 2 }) as usize
+    let base = lmp_base() + depth * depth;
+    (if improving { base } else { base / lmp_not_improving_divisor() }) as usize
 }
 
-/// History pruning applies up to this (reduced) depth.
-pub const HISTORY_PRUNING_MAX_DEPTH: i32 = 4;
-/// SEE pruning of captures applies up to this depth.
-pub const SEE_NOISY_MAX_DEPTH: i32 = 8;
-
-// Step 10. Singular extensions.
-
-/// Double extensions: at most this many along a line.
-pub const MAX_DOUBLE_EXTENSIONS: u8 = 6;
-
-// Step 10b. Check extension.
-
-/// Extensions stop at this ply: twice the iteration's depth, and never below
-/// ply 16 (so perpetual-check lines cannot run the search to the ply limit).
+/// Extensions stop at this ply: `extension_ply_factor` times the iteration's
+/// depth, counting an iteration as at least `extension_min_root_depth` deep.
 pub const fn extension_ply_limit(root_depth: i32) -> i32 {
-    2 * if root_depth > 8 { root_depth } else { 8 }
+    let depth = if root_depth > extension_min_root_depth() {
+        root_depth
+    } else {
+        extension_min_root_depth()
+    };
+    extension_ply_factor() * depth
 }
 
-// Step 11. Late move reductions.
+/// The size of the LMR table in each dimension: depths and move numbers from
+/// here on share the last entry.
+const LMR_TABLE: usize = 64;
 
-/// Late move reductions apply from this depth.
-pub const LMR_MIN_DEPTH: i32 = 3;
-
-/// The late move reduction of the `moves`-th move at `depth` (both below 64),
-/// before the adjustments of Step 11: `lmr_base + ln(depth) ln(moves) / lmr_divisor`.
+/// The late move reduction of the `moves`-th move at `depth` (each counted as
+/// at most 63), before the adjustments of Step 11:
+/// `lmr_base + ln(depth) ln(moves) / lmr_divisor`.
 #[cfg(not(feature = "tune"))]
 #[inline(always)]
 pub fn lmr_reduction(depth: usize, moves: usize) -> i32 {
-    LMR[depth][moves]
+    LMR[depth.min(LMR_TABLE - 1)][moves.min(LMR_TABLE - 1)]
 }
 
 /// See the default build's `lmr_reduction`; here read from the rebuilt table.
 #[cfg(feature = "tune")]
 #[inline(always)]
 pub fn lmr_reduction(depth: usize, moves: usize) -> i32 {
-    LMR[depth][moves].load(Ordering::Relaxed)
+    LMR[depth.min(LMR_TABLE - 1)][moves.min(LMR_TABLE - 1)].load(Ordering::Relaxed)
 }
 
 /// The late move reductions, `[depth][move number]`, computed at compile time.
 #[cfg(not(feature = "tune"))]
-static LMR: [[i32; 64]; 64] = lmr_table(defaults::lmr_base, defaults::lmr_divisor);
+static LMR: [[i32; LMR_TABLE]; LMR_TABLE] = lmr_table(defaults::lmr_base, defaults::lmr_divisor);
 
 /// The late move reductions, rebuilt by [`set`] from the current coefficients
 /// (their defaults at start-up).
 #[cfg(feature = "tune")]
-static LMR: [[AtomicI32; 64]; 64] = {
+static LMR: [[AtomicI32; LMR_TABLE]; LMR_TABLE] = {
     let table = lmr_table(defaults::lmr_base, defaults::lmr_divisor);
-    let mut atomics = [const { [const { AtomicI32::new(0) }; 64] }; 64];
+    let mut atomics = [const { [const { AtomicI32::new(0) }; LMR_TABLE] }; LMR_TABLE];
     let mut d = 0;
-    while d < 64 {
+    while d < LMR_TABLE {
         let mut m = 0;
-        while m < 64 {
+        while m < LMR_TABLE {
             atomics[d][m] = AtomicI32::new(table[d][m]);
             m += 1;
         }
@@ -420,14 +571,14 @@ const fn ln(x: f64) -> f64 {
 }
 
 /// The LMR table for coefficients `base` and `divisor` (hundredths).
-const fn lmr_table(base: i32, divisor: i32) -> [[i32; 64]; 64] {
+const fn lmr_table(base: i32, divisor: i32) -> [[i32; LMR_TABLE]; LMR_TABLE] {
     let base = base as f64 / 100.0;
     let divisor = divisor as f64 / 100.0;
-    let mut t = [[0; 64]; 64];
+    let mut t = [[0; LMR_TABLE]; LMR_TABLE];
     let mut d = 1;
-    while d < 64 {
+    while d < LMR_TABLE {
         let mut m = 1;
-        while m < 64 {
+        while m < LMR_TABLE {
             t[d][m] = (base + ln(d as f64) * ln(m as f64) / divisor) as i32;
             m += 1;
         }
@@ -435,19 +586,6 @@ const fn lmr_table(base: i32, divisor: i32) -> [[i32; 64]; 64] {
     }
     t
 }
-
-// Aspiration windows.
-
-/// Aspiration windows start from this depth on ...
-pub const ASPIRATION_MIN_DEPTH: i32 = 5;
-/// ... and the window opens fully once its half-width grows past this.
-pub const ASPIRATION_MAX_WINDOW: i32 = 1000;
-
-// Time management.
-
-/// The soft limit's stability scale counts up to this many iterations of the
-/// same best move.
-pub const TIME_MAX_STABLE_ITERATIONS: u32 = 5;
 
 /// A tunable in hundredths, as a factor.
 #[inline]
@@ -475,6 +613,18 @@ pub fn markdown_table() -> String {
     text
 }
 
+/// The Markdown table of the fixed parameters (docs/search.md holds a copy, kept
+/// equal by a test).
+pub fn fixed_markdown_table() -> String {
+    let mut text = String::from("| name | value | what it is |\n");
+    text.push_str("|---|---:|---|\n");
+    for f in FIXED {
+        let doc = f.doc.split_whitespace().collect::<Vec<_>>().join(" ");
+        text.push_str(&format!("| `{}` | {} | {} |\n", f.name, f.value, doc));
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -496,6 +646,21 @@ mod tests {
             assert!(TUNABLES[..i].iter().all(|u| u.name != t.name), "{}: twice", t.name);
             assert_eq!(find(&t.name.to_uppercase()), Some(t));
         }
+        for (i, f) in FIXED.iter().enumerate() {
+            assert!(!f.doc.trim().is_empty(), "{}: no doc", f.name);
+            assert!(FIXED[..i].iter().all(|g| g.name != f.name), "{}: twice", f.name);
+            assert!(find(f.name).is_none(), "{}: tunable and fixed", f.name);
+        }
+    }
+
+    /// A fixed parameter's accessor returns its declared value; the table lists it once.
+    #[test]
+    fn fixed_parameters_are_their_declared_values() {
+        assert_eq!(iir_min_depth(), 4);
+        assert_eq!(time_soft_max_fraction(), (2, 5));
+        let row = FIXED.iter().find(|f| f.name == "iir_min_depth").expect("declared");
+        assert_eq!(row.value, "4");
+        assert_eq!(fixed_markdown_table().matches("| `iir_min_depth` | 4 |").count(), 1);
     }
 
     /// The table from the coefficients is the formula the engine was measured with.

@@ -4,6 +4,10 @@
 //! checks. Moves are generated only when a stage needs them.
 
 use crate::history::{Histories, PieceTo};
+use crate::params::{
+    capture_order_history_divisor, capture_order_mvv_weight, good_see_threshold, mvv_victim_weight,
+    noisy_evasion_bonus, underpromotion_order,
+};
 use board::{Board, CheckSquares, MAX_MOVES, Move, MoveList, Piece, StackList, see_value};
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
@@ -159,7 +163,8 @@ impl MovePicker {
                     let (prev, capture_history) = (self.prev, self.capture_history);
                     for &mv in self.moves.as_slice() {
                         self.scores.push(if board.is_noisy(mv) {
-                            noisy_score(board, mv, histories, capture_history) + 1_000_000
+                            noisy_score(board, mv, histories, capture_history)
+                                + noisy_evasion_bonus()
                         } else {
                             quiet_score(board, mv, histories, prev)
                         });
@@ -174,7 +179,7 @@ impl MovePicker {
                             if board.in_check() && !self.noisy_only {
                                 return Some(mv);
                             }
-                            if board.see_ge(mv, 0) {
+                            if board.see_ge(mv, good_see_threshold()) {
                                 return Some(mv);
                             }
                             if !self.noisy_only {
@@ -257,7 +262,8 @@ impl MovePicker {
                         .check_squares
                         .as_ref()
                         .is_some_and(|squares| board.gives_check_with(mv, squares));
-                    if mv != self.hash_move && gives_check && board.see_ge(mv, 0) {
+                    if mv != self.hash_move && gives_check && board.see_ge(mv, good_see_threshold())
+                    {
                         return Some(mv);
                     }
                 }
@@ -296,8 +302,10 @@ fn mvv_lva(board: &Board, mv: Move) -> i32 {
         board.piece_on(mv.to()).map_or(0, see_value)
     };
     let attacker = board.piece_on(mv.from()).map_or(0, |p| p as i32);
-    let promo = mv.promotion().map_or(0, |p| if p == Piece::Queen { see_value(p) } else { -2000 });
-    victim * 8 + promo - attacker
+    let promo = mv
+        .promotion()
+        .map_or(0, |p| if p == Piece::Queen { see_value(p) } else { underpromotion_order() });
+    victim * mvv_victim_weight() + promo - attacker
 }
 
 /// A capture's or promotion's order: MVV-LVA, refined by capture history.
@@ -307,7 +315,8 @@ fn noisy_score(board: &Board, mv: Move, histories: &Histories, capture_history: 
     if capture_history {
         let piece = board.piece_on(mv.from()).unwrap_or(Piece::Pawn);
         let pt = PieceTo::new(board.side_to_move(), piece, mv.to());
-        score = score * 4 + histories.capture(board, pt, mv) / 8;
+        score = score * capture_order_mvv_weight()
+            + histories.capture(board, pt, mv) / capture_order_history_divisor();
     }
     score
 }

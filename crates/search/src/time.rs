@@ -5,9 +5,12 @@
 
 use crate::limits::SearchLimits;
 use crate::params::{
-    TIME_MAX_STABLE_ITERATIONS, hundredths, time_fail_low_cp_per_percent, time_fail_low_max,
-    time_horizon_moves, time_horizon_slope, time_increment_share, time_iteration_growth,
-    time_nodes_base, time_nodes_factor, time_scale_per_stable_iteration, time_scale_unstable,
+    hundredths, time_fail_low_cp_per_percent, time_fail_low_max, time_hard_max_fraction,
+    time_hard_max_fraction_last_move, time_hard_per_move_factor, time_horizon_max_moves,
+    time_horizon_min_moves, time_horizon_moves, time_horizon_pivot_move, time_horizon_slope,
+    time_increment_share, time_iteration_divisor, time_iteration_growth, time_max_moves_to_go,
+    time_max_stable_iterations, time_nodes_base, time_nodes_factor, time_reserve_divisor,
+    time_scale_per_stable_iteration, time_scale_unstable, time_soft_max_fraction,
 };
 use board::{Board, Move};
 use std::time::{Duration, Instant};
@@ -39,12 +42,18 @@ impl TimeManager {
         };
         let inc = limits.increment[us as usize];
         let horizon = horizon(time_horizon_moves(), time_horizon_slope(), root.fullmove_number());
-        let moves = limits.moves_to_go.unwrap_or(horizon).clamp(1, 50);
+        let moves = limits.moves_to_go.unwrap_or(horizon).clamp(1, time_max_moves_to_go());
         // Never plan to use time we do not have: keep the overhead and a sliver in reserve.
-        let usable = left.saturating_sub(overhead).saturating_sub(left / 50);
+        let usable = left.saturating_sub(overhead).saturating_sub(left / time_reserve_divisor());
         let per_move = usable / moves + inc * time_increment_share() as u32 / 100;
-        let soft = per_move.min(usable * 2 / 5);
-        let hard = (per_move * 4).min(if moves == 1 { usable * 4 / 5 } else { usable / 3 });
+        let fraction = |(numerator, denominator): (u32, u32)| usable * numerator / denominator;
+        let soft = per_move.min(fraction(time_soft_max_fraction()));
+        let hard_max = if moves == 1 {
+            fraction(time_hard_max_fraction_last_move())
+        } else {
+            fraction(time_hard_max_fraction())
+        };
+        let hard = (per_move * time_hard_per_move_factor()).min(hard_max);
         let floor = Duration::from_millis(1);
         let hard = hard.max(floor);
         TimeManager { start, soft: Some(soft.clamp(floor, hard)), hard: Some(hard) }
@@ -80,18 +89,19 @@ impl TimeManager {
             // A fixed time per move (`movetime`): use all of it.
             return self.hard_expired();
         }
-        let expected = self.elapsed() + next / 2;
+        let expected = self.elapsed() + next / time_iteration_divisor();
         self.soft.is_some_and(|s| expected.as_secs_f64() >= s.as_secs_f64() * factor)
     }
 }
 
 /// The moves the clock is spread over without `movestogo` at full move
-/// `fullmove`: `moves` at move 40, shrinking by `slope` hundredths of a move
-/// for each move after it (growing before it), within the tunable's range of
-/// 15 to 60 (the spread is then capped at 50 like `movestogo`).
+/// `fullmove`: `moves` at move 40 (`time_horizon_pivot_move`), shrinking by
+/// `slope` hundredths of a move for each move after it (growing before it),
+/// within the tunable's range of 15 to 60 (the spread is then capped at 50
+/// like `movestogo`: `time_max_moves_to_go`).
 fn horizon(moves: i32, slope: i32, fullmove: u16) -> u32 {
-    let shrink = slope * (i32::from(fullmove) - 40) / 100;
-    (moves - shrink).clamp(15, 60) as u32
+    let shrink = slope * (i32::from(fullmove) - time_horizon_pivot_move()) / 100;
+    (moves - shrink).clamp(time_horizon_min_moves(), time_horizon_max_moves()) as u32
 }
 
 /// When each iteration of this search ended, to predict the next one's length.
@@ -140,7 +150,7 @@ impl Stability {
     pub fn scale(&self) -> f64 {
         hundredths(time_scale_unstable())
             - hundredths(time_scale_per_stable_iteration())
-                * f64::from(self.iterations.min(TIME_MAX_STABLE_ITERATIONS))
+                * f64::from(self.iterations.min(time_max_stable_iterations()))
     }
 }
 

@@ -1,4 +1,4 @@
-//! Null move pruning in zugzwang: from `NMP_VERIFY_DEPTH` on a null-move cutoff
+//! Null move pruning in zugzwang: from `nmp_verify_depth()` on a null-move cutoff
 //! is verified by a search in which the side that passed may not pass again.
 
 use board::{Board, Position};

@@ -8,7 +8,10 @@
 //! - [`optim`]: AdamW with weight clipping;
 //! - [`train`]: the training loop (shuffled batches on every core, validation,
 //!   checkpoints, a loss log);
-//! - [`quantise`]: the float net as the engine's integer [`eval::nnue::Network`];
+//! - [`netfile`]: a quantised network of any size as its file holds it, in the
+//!   format `eval::nnue::network` declares;
+//! - [`quantise`]: the float net as such a file (at the engine's size, the
+//!   engine's integer [`eval::nnue::Network`]);
 //! - [`pgn`]: games of Tessera against Tessera from a match's PGN, as training games.
 //!
 //! See `docs/nnue.md`.
@@ -17,6 +20,7 @@
 
 pub mod data;
 pub mod net;
+pub mod netfile;
 pub mod optim;
 pub mod pgn;
 pub mod quantise;

@@ -5,8 +5,9 @@
 //! built with that `HIDDEN` reads.
 
 use crate::net::{Layout, Scratch, forward};
+use crate::netfile::NetworkFile;
 use crate::sample::Sample;
-use eval::nnue::{NetworkFile, QA, QB, SCALE};
+use eval::nnue::{QA, QB, SCALE};
 
 /// The quantised network of float parameters (of any hidden size).
 pub fn quantise(layout: Layout, params: &[f32]) -> NetworkFile {

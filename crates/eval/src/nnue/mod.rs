@@ -5,7 +5,9 @@
 //! - [`layout`]: the input features (one per colour, piece and square, seen
 //!   from each side, in the bucket of that side's king) and the quantisation constants, declared once for the
 //!   engine and the trainer;
-//! - [`network`]: the quantised weights, their file format, and the output layer;
+//! - [`network`]: the quantised weights, their file format (the one declaration
+//!   of it: the trainer writes its files with the header built here), and the
+//!   output layer;
 //! - [`accumulator`]: the first layer's output for both perspectives, updated
 //!   incrementally with each move.
 //!
@@ -21,7 +23,7 @@ pub use layout::{
     HIDDEN, INPUTS, KING_BUCKETS, MIRRORED, PIECE_SQUARES, QA, QB, SCALE, VIEWS_VARY, View,
     feature_index, view,
 };
-pub use network::{NetError, Network, NetworkFile};
+pub use network::{MAGIC, NetError, Network, file_len, header, output_layer};
 
 use std::sync::{Arc, OnceLock};
 
@@ -77,6 +79,15 @@ mod tests {
             let readme = include_str!("../../nets/README.md");
             assert!(readme.contains(EMBEDDED_SHA256), "{EMBEDDED_SHA256}");
         }
+    }
+
+    /// The embedded file is one of this build's format, byte for byte the
+    /// header the trainer writes for a net of this size.
+    #[test]
+    fn the_embedded_file_has_this_builds_header() {
+        let bytes = include_bytes!(concat!(env!("OUT_DIR"), "/network.nnue"));
+        assert_eq!(bytes[..Network::HEADER_LEN], header(HIDDEN));
+        assert_eq!(bytes.len(), file_len(HIDDEN));
     }
 
     #[test]

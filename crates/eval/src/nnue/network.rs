@@ -1,11 +1,11 @@
-//! The quantised network, its file format and the output layer, for the
-//! engine's size ([`Network`]) and for any size ([`NetworkFile`], the trainer's).
+//! The quantised network of the engine's size ([`Network`]), its file format
+//! and the output layer.
 //!
 //! File format (all integers little-endian):
 //!
 //! | bytes | field |
 //! |---|---|
-//! | 0..4 | magic `TSNN` |
+//! | 0..4 | magic `TSNN` ([`MAGIC`]) |
 //! | 4..6 | format version ([`Network::VERSION`]) |
 //! | 6..8 | hidden size H (must equal [`HIDDEN`]) |
 //! | 8..10 | QA, 10..12 QB, 12..14 SCALE (must equal the constants of [`super::layout`]) |
@@ -15,8 +15,11 @@
 //! | then | output weights: 2H `i16`, the side to move's accumulator first |
 //! | then | output bias: one `i32` |
 //!
-//! Nothing may follow. The same [`Network::from_bytes`] reads the embedded
-//! default net at compile time and an `EvalFile` at run time.
+//! Nothing may follow: a file of H neurons is [`file_len`]`(H)` bytes. The
+//! same [`Network::from_bytes`] reads the embedded default net at compile time
+//! and an `EvalFile` at run time. The engine only reads networks; the trainer,
+//! which writes them at any size, builds each file's header with [`header`]
+//! and its evaluation on [`output_layer`], so both follow this one declaration.
 
 use super::accumulator::Accumulator;
 use super::layout::{DOT_CHUNK, HIDDEN, INPUTS, KING_BUCKETS, MIRRORED, QA, QB, SCALE};
@@ -97,6 +100,9 @@ impl std::error::Error for NetError {}
 
 const HEADER: usize = Network::HEADER_LEN;
 
+/// The first four bytes of every network file.
+pub const MAGIC: [u8; 4] = *b"TSNN";
+
 /// The layout field (bytes 14..16) of this engine's files: 0 for the layout
 /// of every net before king buckets (one bucket, not mirrored).
 const LAYOUT: u16 = if KING_BUCKETS == 1 && !MIRRORED {
@@ -107,8 +113,24 @@ const LAYOUT: u16 = if KING_BUCKETS == 1 && !MIRRORED {
 
 /// The length of a network file with `hidden` neurons: the header, the i16
 /// weights (first layer, its biases, the output layer) and the i32 bias.
-const fn file_len(hidden: usize) -> usize {
+pub const fn file_len(hidden: usize) -> usize {
     HEADER + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4
+}
+
+/// The header of a network file with `hidden` neurons and this build's
+/// quantisation and input layout (bytes 0..16 of the table above). An engine
+/// reads the file when its [`HIDDEN`] is `hidden`.
+pub fn header(hidden: usize) -> [u8; Network::HEADER_LEN] {
+    let hidden = u16::try_from(hidden).expect("a hidden size that the header's u16 holds");
+    let mut out = [0; HEADER];
+    out[..4].copy_from_slice(&MAGIC);
+    for (i, v) in [Network::VERSION, hidden, QA as u16, QB as u16, SCALE as u16, LAYOUT]
+        .into_iter()
+        .enumerate()
+    {
+        out[4 + 2 * i..6 + 2 * i].copy_from_slice(&v.to_le_bytes());
+    }
+    out
 }
 
 const fn read_u16(bytes: &[u8], at: usize) -> u16 {
@@ -178,7 +200,11 @@ impl Network {
         if bytes.len() < HEADER {
             return Err(NetError::Size { expected: Self::FILE_LEN, found: bytes.len() });
         }
-        if !(bytes[0] == b'T' && bytes[1] == b'S' && bytes[2] == b'N' && bytes[3] == b'N') {
+        if !(bytes[0] == MAGIC[0]
+            && bytes[1] == MAGIC[1]
+            && bytes[2] == MAGIC[2]
+            && bytes[3] == MAGIC[3])
+        {
             return Err(NetError::BadMagic);
         }
         let version = read_u16(bytes, 4);
@@ -244,13 +270,6 @@ impl Network {
         Ok(())
     }
 
-    /// The network as a file.
-    pub fn to_bytes(&self) -> Vec<u8> {
-        let rows = self.feature_weights.iter().chain([&self.feature_biases]);
-        let weights = rows.chain(self.output_weights.iter()).flatten().copied();
-        encode(HIDDEN, weights, self.output_bias)
-    }
-
     /// Reads a network file from disk with bounds ([`infile`]): only a
     /// regular file; its header first, and then, if the header is this
     /// engine's and the file's size the one it implies, exactly the rest.
@@ -277,10 +296,20 @@ impl Network {
     pub fn evaluate(&self, acc: &Accumulator, side_to_move: Color) -> i32 {
         let us = &acc.values[side_to_move as usize];
         let them = &acc.values[!side_to_move as usize];
-        let sum =
-            screlu_dot(us, &self.output_weights[0]) + screlu_dot(them, &self.output_weights[1]);
-        output(sum, self.output_bias)
+        let [ours, theirs] = &self.output_weights;
+        output_layer(us, them, [ours, theirs], self.output_bias)
     }
+}
+
+/// The output layer of a network of any size: the evaluation in centipawns,
+/// clamped to ±[`MAX_EVAL`](crate::MAX_EVAL), from the first layer's outputs
+/// `us` (the side to move's perspective) and `them`, the output `weights`
+/// (`[0]` for `us`, `[1]` for `them`, each as long as the layer) and the
+/// output `bias`. [`Network::evaluate`] is this on an [`Accumulator`]; the
+/// trainer computes its integer evaluation with it at any size.
+#[inline(always)]
+pub fn output_layer(us: &[i16], them: &[i16], weights: [&[i16]; 2], bias: i32) -> i32 {
+    output(screlu_dot(us, weights[0]) + screlu_dot(them, weights[1]), bias)
 }
 
 /// `Σ clamp(x, 0, QA)² × w`, in units of `QA² × QB`. `clamp(x) × w` is
@@ -311,80 +340,6 @@ fn output(sum: i64, output_bias: i32) -> i32 {
     out.clamp(-i64::from(crate::MAX_EVAL), i64::from(crate::MAX_EVAL)) as i32
 }
 
-/// A network file's bytes: the header for `hidden` neurons, then `weights`
-/// (first layer, its biases, output weights, in the file's order) and the
-/// output bias.
-fn encode(hidden: usize, weights: impl Iterator<Item = i16>, output_bias: i32) -> Vec<u8> {
-    let mut out = Vec::with_capacity(file_len(hidden));
-    out.extend_from_slice(b"TSNN");
-    for v in [Network::VERSION, hidden as u16, QA as u16, QB as u16, SCALE as u16, LAYOUT] {
-        out.extend_from_slice(&v.to_le_bytes());
-    }
-    for w in weights {
-        out.extend_from_slice(&w.to_le_bytes());
-    }
-    out.extend_from_slice(&output_bias.to_le_bytes());
-    out
-}
-
-/// A quantised network of any hidden size, as its file holds it: what the
-/// trainer writes, whether or not the engine at hand has that size (an engine
-/// built with `HIDDEN` equal to it reads the file as its [`Network`]). Its
-/// [`NetworkFile::evaluate`] is the engine's integer evaluation, computed
-/// from scratch.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NetworkFile {
-    /// Hidden neurons per perspective.
-    pub hidden: usize,
-    /// First layer: [`INPUTS`] × `hidden`, feature-major.
-    pub feature_weights: Vec<i16>,
-    /// First-layer biases: `hidden`.
-    pub feature_biases: Vec<i16>,
-    /// Output weights: `2 × hidden`, the side to move's accumulator first.
-    pub output_weights: Vec<i16>,
-    /// Output bias, in units of `QA × QB`.
-    pub output_bias: i32,
-}
-
-impl NetworkFile {
-    /// A network of zeros with `hidden` neurons.
-    pub fn zeroed(hidden: usize) -> NetworkFile {
-        NetworkFile {
-            hidden,
-            feature_weights: vec![0; INPUTS * hidden],
-            feature_biases: vec![0; hidden],
-            output_weights: vec![0; 2 * hidden],
-            output_bias: 0,
-        }
-    }
-
-    /// The network as a file (the format of the module docs, with this size).
-    pub fn to_bytes(&self) -> Vec<u8> {
-        let weights = self.feature_weights.iter().chain(&self.feature_biases);
-        encode(self.hidden, weights.chain(&self.output_weights).copied(), self.output_bias)
-    }
-
-    /// The evaluation in centipawns for the side to move of a position whose
-    /// input features are `ours` (seen by the side to move) and `theirs`,
-    /// exactly as [`Network::evaluate`] computes it for a net of its size.
-    pub fn evaluate(&self, ours: &[usize], theirs: &[usize]) -> i32 {
-        let h = self.hidden;
-        let accumulate = |features: &[usize]| {
-            let mut values = self.feature_biases.clone();
-            for &f in features {
-                for (x, &w) in values.iter_mut().zip(&self.feature_weights[f * h..(f + 1) * h]) {
-                    *x = x.wrapping_add(w);
-                }
-            }
-            values
-        };
-        let (us, them) = (accumulate(ours), accumulate(theirs));
-        let sum = screlu_dot(&us, &self.output_weights[..h])
-            + screlu_dot(&them, &self.output_weights[h..]);
-        output(sum, self.output_bias)
-    }
-}
-
 impl fmt::Debug for Network {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Network {{ hidden: {HIDDEN}, output_bias: {} }}", self.output_bias)
@@ -394,6 +349,20 @@ impl fmt::Debug for Network {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+
+    impl Network {
+        /// The network as a file (the engine only reads them; the trainer
+        /// writes its own).
+        pub(crate) fn to_bytes(&self) -> Vec<u8> {
+            let mut out = header(HIDDEN).to_vec();
+            let rows = self.feature_weights.iter().chain([&self.feature_biases]);
+            for w in rows.chain(self.output_weights.iter()).flatten() {
+                out.extend_from_slice(&w.to_le_bytes());
+            }
+            out.extend_from_slice(&self.output_bias.to_le_bytes());
+            out
+        }
+    }
 
     /// A network with small pseudo-random weights.
     pub(crate) fn random_network(seed: u64) -> Box<Network> {
@@ -440,59 +409,17 @@ pub(crate) mod tests {
         assert!(Network::from_bytes_boxed(b"TS").is_err());
     }
 
-    /// `net` as a [`NetworkFile`] of its size.
-    fn as_file(net: &Network) -> NetworkFile {
-        NetworkFile {
-            hidden: HIDDEN,
-            feature_weights: net.feature_weights.iter().flatten().copied().collect(),
-            feature_biases: net.feature_biases.to_vec(),
-            output_weights: net.output_weights.iter().flatten().copied().collect(),
-            output_bias: net.output_bias,
-        }
-    }
-
-    /// The input features of `board` seen by `perspective`.
-    fn features(board: &board::Board, perspective: Color) -> Vec<usize> {
-        use super::super::layout::{feature_index, view};
-        let v = view(perspective, board.king(perspective));
-        let mut out = Vec::new();
-        for color in Color::ALL {
-            for piece in board::Piece::ALL {
-                for sq in board.colored_pieces(color, piece) {
-                    out.push(feature_index(perspective, v, color, piece, sq));
-                }
-            }
-        }
-        out
-    }
-
     #[test]
-    fn a_network_file_of_the_engines_size_is_the_engines_network() {
-        let net = random_network(7);
-        let file = as_file(&net);
-        assert_eq!(file.to_bytes(), net.to_bytes());
-        for fen in [
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-            "r1bq1rk1/pp2ppbp/2np1np1/8/3NP3/2N1BP2/PPPQ2PP/R3KB1R b KQ - 3 9",
-            "8/5pk1/6p1/3R4/7P/6P1/r4P2/6K1 b - - 3 40",
-        ] {
-            let board = board::Board::from_fen(fen).expect("valid");
-            let stm = board.side_to_move();
-            let expected = net.evaluate(&Accumulator::new(&net, &board), stm);
-            let found = file.evaluate(&features(&board, stm), &features(&board, !stm));
-            assert_eq!(found, expected, "{fen}");
-        }
-    }
-
-    #[test]
-    fn a_network_file_of_another_size_says_its_size() {
-        let hidden = HIDDEN + 128;
-        let bytes = NetworkFile::zeroed(hidden).to_bytes();
-        assert_eq!(bytes.len(), Network::FILE_LEN + 2 * 128 * (INPUTS + 3));
-        assert_eq!(bytes.len(), file_len(hidden));
-        assert_eq!(read_u16(&bytes, 6) as usize, hidden);
-        let refused = Network::from_bytes_boxed(&bytes).err();
-        assert_eq!(refused, Some(NetError::Hidden { found: hidden as u16 }));
+    fn the_header_is_the_one_the_engine_checks() {
+        assert_eq!(Network::check_header(&header(HIDDEN)), Ok(Network::FILE_LEN));
+        assert_eq!(file_len(HIDDEN), Network::FILE_LEN);
+        let other = header(HIDDEN + 128);
+        assert_eq!(read_u16(&other, 6) as usize, HIDDEN + 128);
+        assert_eq!(
+            Network::check_header(&other),
+            Err(NetError::Hidden { found: (HIDDEN + 128) as u16 })
+        );
+        assert_eq!(file_len(HIDDEN + 128), Network::FILE_LEN + 2 * 128 * (INPUTS + 3));
     }
 
     #[test]

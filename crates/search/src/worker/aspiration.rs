@@ -3,7 +3,9 @@
 
 use super::search::Root;
 use super::{SearchContext, Worker};
-use crate::params::{ASPIRATION_MAX_WINDOW, ASPIRATION_MIN_DEPTH, aspiration_window};
+use crate::params::{
+    aspiration_growth_divisor, aspiration_max_window, aspiration_min_depth, aspiration_window,
+};
 use tt::{Bound, INFINITY, is_decisive};
 
 impl Worker {
@@ -20,7 +22,8 @@ impl Worker {
         self.root.start_search();
         let mut delta = aspiration_window();
         let (mut alpha, mut beta) =
-            if ctx.features.aspiration && depth >= ASPIRATION_MIN_DEPTH && !is_decisive(previous) {
+            if ctx.features.aspiration && depth >= aspiration_min_depth() && !is_decisive(previous)
+            {
                 ((previous - delta).max(-INFINITY), (previous + delta).min(INFINITY))
             } else {
                 (-INFINITY, INFINITY)
@@ -46,8 +49,8 @@ impl Worker {
             } else {
                 return score;
             }
-            delta += delta / 2;
-            if delta > ASPIRATION_MAX_WINDOW {
+            delta += delta / aspiration_growth_divisor();
+            if delta > aspiration_max_window() {
                 alpha = -INFINITY;
                 beta = INFINITY;
             }

@@ -4,7 +4,9 @@
 
 use super::table::{NodeResult, bound_settles, tt_cutoff, tt_score};
 use super::{NO_EVAL, SearchContext, Worker};
-use crate::params::{MAX_SEARCH_PLY, qs_futility_margin};
+use crate::params::{
+    MAX_SEARCH_PLY, good_see_threshold, qs_futility_margin, qs_futility_see_threshold,
+};
 use crate::picker::MovePicker;
 use board::{Move, Piece, see_value};
 use tt::{Bound, INFINITY, MATE, is_decisive};
@@ -90,7 +92,7 @@ impl Worker {
         while let Some(mv) = picker.next(self.board(), &self.histories) {
             // The picker hands out only captures and quiet checks that do not lose
             // material; the hash move it does not test.
-            if !in_check && mv == hash_move && !self.board().see_ge(mv, 0) {
+            if !in_check && mv == hash_move && !self.board().see_ge(mv, good_see_threshold()) {
                 continue;
             }
             if let Some(base) = futility_base
@@ -107,7 +109,10 @@ impl Worker {
                     best_score = best_score.max(base + victim);
                     continue;
                 }
-                if base <= alpha && !board.gives_check(mv) && !board.see_ge(mv, 1) {
+                if base <= alpha
+                    && !board.gives_check(mv)
+                    && !board.see_ge(mv, qs_futility_see_threshold())
+                {
                     best_score = best_score.max(base);
                     continue;
                 }

@@ -180,7 +180,7 @@ impl Worker {
             ctx.counts.tb_hit();
             if bound_settles(tb.bound, tb.score, alpha, beta) {
                 let static_eval = if in_check { NO_EVAL } else { self.static_eval(hit.as_ref()) };
-                let depth = depth + TB_DEPTH_BONUS;
+                let depth = depth + tb_depth_bonus();
                 let result = NodeResult {
                     best_move: Move::NULL,
                     score: tb.score,
@@ -254,10 +254,10 @@ impl Worker {
         // less important than its depth says; search it shallower.
         if ctx.features.iir
             && hash_move.is_null()
-            && node.depth >= IIR_MIN_DEPTH
+            && node.depth >= iir_min_depth()
             && (pv_node || cut_node)
         {
-            node.depth -= 1;
+            node.depth -= iir_reduction();
         }
 
         // Step 8. The move loop.
@@ -481,7 +481,7 @@ impl Worker {
             || (node.cut
                 && node.static_eval >= beta - nmp_guard_per_depth() * depth + nmp_guard_base());
         if ctx.features.nmp
-            && depth >= NMP_MIN_DEPTH
+            && depth >= nmp_min_depth()
             && eval >= beta
             && guarded
             && !prev_null
@@ -515,7 +515,7 @@ impl Worker {
                 + self.histories.continuation(node.prev[0], pt)
                 + self.histories.continuation(node.prev[1], pt)
         };
-        let base_reduction = lmr_reduction(node.depth.min(63) as usize, moves_tried.min(63));
+        let base_reduction = lmr_reduction(node.depth as usize, moves_tried);
         let gives_check =
             board.gives_check_with(mv, check_squares.get_or_insert_with(|| board.check_squares()));
         Candidate { mv, pt, noisy, gives_check, history, base_reduction }
@@ -539,7 +539,7 @@ impl Worker {
             // Captures that lose too much material (checks are kept: sacrifices).
             return ctx.features.see
                 && !c.gives_check
-                && depth <= SEE_NOISY_MAX_DEPTH
+                && depth <= see_noisy_max_depth()
                 && !board.see_ge(
                     c.mv,
                     see_noisy_margin() * depth - c.history / see_capture_history_divisor(),
@@ -547,7 +547,7 @@ impl Worker {
         }
         // Late move pruning: enough quiet moves were tried here.
         (ctx.features.lmp
-            && depth <= LMP_MAX_DEPTH
+            && depth <= lmp_max_depth()
             && moves_tried >= lmp_limit(depth, node.improving))
         // Futility: this quiet move cannot lift the static eval to alpha.
         || (ctx.features.futility
@@ -559,7 +559,7 @@ impl Worker {
                 <= alpha)
         // History: this move has kept failing in similar positions.
         || (ctx.features.history_pruning
-            && lmr_depth <= HISTORY_PRUNING_MAX_DEPTH
+            && lmr_depth <= history_pruning_max_depth()
             && c.history < -history_pruning_margin() * depth)
         // SEE: the quiet move loses material on its square.
         || (ctx.features.see && !board.see_ge(c.mv, see_quiet_margin() * lmr_depth * lmr_depth))
@@ -605,7 +605,7 @@ impl Worker {
         picker: &MovePicker,
     ) -> i32 {
         if !(ctx.features.lmr
-            && node.depth >= LMR_MIN_DEPTH
+            && node.depth >= lmr_min_depth()
             && moves_tried > 1 + node.root as usize
             && (!c.noisy || !node.pv))
         {
@@ -621,7 +621,7 @@ impl Worker {
             r += i32::from(i32::from(self.frames[node.ply + 1].cutoffs) > lmr_cutoff_count());
         }
         if c.noisy {
-            r /= 2;
+            r /= lmr_noisy_divisor();
         }
         r.clamp(0, new_depth - 1)
     }
@@ -714,7 +714,7 @@ impl Worker {
             ctx,
             singular_beta - 1,
             singular_beta,
-            (depth - 1) / 2,
+            (depth - 1) / singular_depth_divisor(),
             ply,
             node.cut,
         );
@@ -725,7 +725,7 @@ impl Worker {
         if score < singular_beta {
             let double = !node.pv
                 && score < singular_beta - double_extension_margin()
-                && self.frames[ply].double_extensions < MAX_DOUBLE_EXTENSIONS;
+                && self.frames[ply].double_extensions < max_double_extensions();
             Singular::Extend(if double { 2 } else { 1 })
         } else if singular_beta >= beta {
             Singular::MultiCut(singular_beta)
@@ -741,7 +741,7 @@ impl Worker {
     /// beta (`eval`: the node's eval, refined by the table). Returns the node's score when that still fails high, or `None` to
     /// search the node normally.
     ///
-    /// From [`NMP_VERIFY_DEPTH`] on the fail high is verified, because in
+    /// From [`nmp_verify_depth()`] on the fail high is verified, because in
     /// zugzwang passing is the best move and the null move's answer is wrong:
     /// this node is searched again, as deep as the null move's reply, and in
     /// that search the side that passed may not pass again for
@@ -762,7 +762,7 @@ impl Worker {
             return None;
         }
         let score = if score >= DECISIVE_BOUND { beta } else { score };
-        if depth < NMP_VERIFY_DEPTH || self.nmp_min_ply != 0 {
+        if depth < nmp_verify_depth() || self.nmp_min_ply != 0 {
             return Some(score);
         }
         self.nmp_min_ply = ply + nmp_verification_plies(depth - r);
