@@ -17,7 +17,8 @@ use crate::Features;
 use crate::history::PieceTo;
 use crate::params::{
     corr_cont_weight, corr_material_weight, corr_minor_weight, corr_non_pawn_weight,
-    corr_pawn_weight, correction_max, correction_max_weight, correction_weight_scale,
+    corr_pawn_weight, correction_kind_weight_scale, correction_max, correction_max_weight,
+    correction_weight_scale,
 };
 use board::{Bitboard, Board, Color, Piece};
 
@@ -29,9 +30,6 @@ const GRAIN: i32 = 256;
 /// Entries of the continuation table: one per pair of (piece, destination)
 /// of the last two moves, `PieceTo::NONE` included.
 const CONT_SIZE: usize = (PieceTo::NONE.0 as usize + 1) * (PieceTo::NONE.0 as usize + 1);
-
-/// The weights of the correction kinds are in 1/`WEIGHT_SCALE`.
-const WEIGHT_SCALE: i32 = 256;
 
 /// The tables, `[side to move][slot]` each (the continuation table by the two
 /// moves, whose pieces' colours say who moves).
@@ -207,7 +205,7 @@ impl CorrectionHistory {
         if kinds.cont {
             sum += corr_cont_weight() * i32::from(self.cont[extra.cont]);
         }
-        sum / (WEIGHT_SCALE * GRAIN)
+        sum / (correction_kind_weight_scale() * GRAIN)
     }
 
     /// Moves the corrections of `board`, reached by the moves `prev`, towards

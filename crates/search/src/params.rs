@@ -233,9 +233,14 @@ tunables! {
     corr_cont_weight = 64, 0..=512, step 16;
     /// `fiftydamp`: the static eval is scaled by (this − halfmove clock) / this.
     fifty_move_damping_base = 200, 120..=400, step 20;
+    /// With any of `npcorr`, `minorcorr`, `contcorr` on: the weights of the
+    /// correction kinds are in 1/this.
+    fixed correction_kind_weight_scale: i32 = 256;
     /// `corrterms`: reverse futility's margin grows by the correction's size
-    /// times this, in 1/64.
+    /// times this, in 1/`rfp_correction_unit`.
     rfp_correction_scale = 32, 0..=128, step 8;
+    /// `corrterms`: the unit of `rfp_correction_scale`.
+    fixed rfp_correction_unit: i32 = 64;
     /// `corrterms`: a correction at least this large (centipawns) reduces a
     /// late move one ply less.
     lmr_correction_threshold = 24, 4..=64, step 4;
@@ -251,10 +256,12 @@ tunables! {
     /// `cutoffcnt`: more than this many children failing high adds a ply of reduction.
     lmr_cutoff_count = 2, 1..=6, step 1;
     /// `deepershallower`: a reduced move that beat the best score by this
-    /// plus twice the new depth is re-searched a ply deeper ...
+    /// plus `lmr_deeper_per_depth` × the new depth is re-searched a ply deeper ...
     lmr_deeper_margin = 43, 10..=100, step 6;
     /// ... and one that beat it by less than this, a ply shallower.
     lmr_shallower_margin = 9, 0..=40, step 3;
+    /// `deepershallower`: the deeper re-search's margin per ply of new depth.
+    fixed lmr_deeper_per_depth: i32 = 2;
 
     // Step 7. Internal iterative reduction.
     /// Internal iterative reduction applies from this depth when there is no hash move ...

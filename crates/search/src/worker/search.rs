@@ -448,7 +448,7 @@ impl Worker {
             && !is_decisive(eval)
             && eval
                 - rfp_margin() * (depth - node.improving as i32)
-                - node.correction_size * rfp_correction_scale() / 64
+                - node.correction_size * rfp_correction_scale() / rfp_correction_unit()
                 - i32::from(node.tt_pv) * rfp_tt_pv_margin()
                 >= beta
             && !(ctx.features.rfp_threats && threat_pending(self.board()))
@@ -635,7 +635,7 @@ impl Worker {
         if !ctx.features.deeper_shallower {
             return new_depth;
         }
-        let deeper = score > best + lmr_deeper_margin() + 2 * new_depth;
+        let deeper = score > best + lmr_deeper_margin() + lmr_deeper_per_depth() * new_depth;
         let shallower = score < best + lmr_shallower_margin();
         new_depth + i32::from(deeper) - i32::from(shallower)
     }
