@@ -26,6 +26,7 @@ mod picker;
 mod pool;
 mod report;
 mod shared;
+mod signals;
 mod stop;
 mod tablebase;
 mod time;

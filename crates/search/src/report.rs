@@ -1,8 +1,7 @@
 //! What the search tells the outside world. The search never prints: the UCI
 //! layer implements [`Reporter`] and formats the lines.
 
-use crate::counters::Counters;
-use crate::stop::StopCheck;
+use crate::counters::NodeCounts;
 use crate::tablebase::Tablebase;
 use crate::wdl::{self, WdlPerMille};
 use board::{Board, Move};
@@ -149,13 +148,12 @@ pub(crate) struct Reports<'a> {
     pub root: Board,
     pub start: Instant,
     pub tt: &'a TranspositionTable,
-    pub stop: &'a StopCheck<'a>,
+    /// The main thread's node counts: the totals a line shows (nodes, tablebase hits).
+    pub nodes: NodeCounts<'a>,
     /// How many principal variations the search reports (MultiPV).
     pub lines: usize,
     /// The tables: the root's verdict and its probes.
     pub tb: &'a Tablebase,
-    /// Every thread's counts (for the tablebase hits).
-    pub counters: &'a Counters,
 }
 
 impl Reports<'_> {
@@ -182,10 +180,10 @@ impl Reports<'_> {
             score,
             wdl,
             bound,
-            nodes: self.stop.total_nodes().max(progress.nodes),
+            nodes: self.nodes.total().max(progress.nodes),
             elapsed: self.start.elapsed(),
             hashfull: self.tt.hashfull(),
-            tbhits: self.tb.root_probes() + self.counters.tb_hits(),
+            tbhits: self.tb.root_probes() + self.nodes.tb_hits(),
             pv,
         });
     }
@@ -203,7 +201,7 @@ impl Reports<'_> {
         previous_pv: &[Move],
     ) {
         if self.start.elapsed() > FAIL_REPORT_DELAY && self.lines == 1 {
-            self.stop.publish(progress.nodes);
+            self.nodes.publish(progress.nodes);
             let pv = fail_pv(searched, previous_pv);
             self.line(progress, depth, multipv, score, bound, pv);
         }
