@@ -22,6 +22,7 @@ mod command;
 mod eval_board;
 pub mod go;
 pub mod input;
+pub mod limiter;
 mod on_change;
 pub mod options;
 pub mod output;
@@ -33,6 +34,7 @@ use crate::rng::Rng;
 use board::{Board, Position};
 pub use command::{Command, parse};
 use input::{Line, Lines};
+use limiter::Limiter;
 use options::Settings;
 use output::{Output, UciReporter, shorten};
 use perft_job::PerftJob;
@@ -48,7 +50,11 @@ struct Engine {
     /// The other ranks ([`search::Alone`] outside a cluster).
     cluster: Arc<dyn search::Cluster>,
     out: Output,
+    /// Writes the search's reports (its flags follow the settings of each `go`).
     reporter: Arc<UciReporter>,
+    /// What the search reports through: the strength limit of the search under
+    /// way (`UCI_LimitStrength`), passing the reports on to `reporter`.
+    limiter: Arc<Limiter>,
     pool: ThreadPool,
     position: Position,
     settings: Settings,
@@ -105,10 +111,10 @@ fn run_with(
         out: out.clone(),
         chess960: Default::default(),
         show_wdl: Default::default(),
-        strength: Default::default(),
     });
+    let limiter = Arc::new(Limiter::new(reporter.clone()));
     let settings = Settings::default();
-    let pool = match ThreadPool::try_new(settings.threads, settings.hash_mb, reporter.clone()) {
+    let pool = match ThreadPool::try_new(settings.threads, settings.hash_mb, limiter.clone()) {
         Ok(pool) => pool,
         Err(e) => {
             out.line(&format!("info string error: cannot start: {e}"));
@@ -120,6 +126,7 @@ fn run_with(
         cluster,
         out,
         reporter,
+        limiter,
         pool,
         position: Position::new(Board::startpos()),
         settings,
@@ -165,10 +172,10 @@ impl Engine {
         self.out.line(&format!("info string error: {}", shorten(text)));
     }
 
-    /// Stops the search under way, if any (its best move follows at once).
+    /// Stops the search under way, if any (its best move follows at once,
+    /// even one a limited strength holds back).
     fn stop_search(&self) {
         self.pool.stop();
-        self.reporter.strength.cut_short();
     }
 
     /// Stops the search under way, if any, and waits until its threads are
@@ -260,10 +267,7 @@ impl Engine {
                 self.stop_perft();
                 self.stop_search();
             }
-            Command::PonderHit => {
-                self.reporter.strength.ponderhit(Instant::now());
-                self.pool.ponderhit();
-            }
+            Command::PonderHit => self.pool.ponderhit(),
             Command::Display => {
                 let board = self.position.board();
                 let checkers: Vec<String> = board.checkers().map(|s| s.to_string()).collect();
@@ -307,26 +311,25 @@ impl Engine {
         true
     }
 
-    /// `job` as `UCI_LimitStrength` has it searched, with the reporter told
-    /// how to choose its move (src/uci/strength.rs); unchanged at full strength.
+    /// `job` as `UCI_LimitStrength` has it searched (a node budget, more lines,
+    /// the move held back for a plausible time), with the limiter told how to
+    /// choose its move (src/uci/strength.rs); unchanged at full strength.
     fn limit_strength(&mut self, mut job: SearchJob) -> SearchJob {
         if !self.settings.limit_strength {
-            self.reporter.strength.install(None);
+            self.limiter.install(None);
             return job;
         }
         let level = strength::Level::new(self.settings.elo);
         let (low, high) = strength::THINK_SHARE;
         let share = low + (high - low) * self.rng.unit();
-        let us = job.position.board().side_to_move();
-        let think = strength::think_time(&job.limits, us, job.move_overhead, share);
-        self.reporter.strength.install(Some(strength::LimitedGo {
+        let think =
+            strength::think_time(&job.limits, job.position.board(), job.move_overhead, share);
+        self.limiter.install(Some(limiter::LimitedGo {
             level,
             rng: self.rng.fork(),
             shown: job.multipv,
-            think,
-            start: job.start,
         }));
-        job.limits = strength::limited(&job.limits, level);
+        job.limits = strength::limited(&job.limits, level, think);
         job.multipv = job.multipv.max(level.candidates());
         job
     }

@@ -16,7 +16,6 @@ impl Engine {
 
     /// `Hash`: a table of the new size (the search under way ends first).
     pub(super) fn on_hash(&mut self, new: &mut Settings, old: &Settings) {
-        self.reporter.strength.cut_short();
         match self.pool.resize_hash(new.hash_mb) {
             Ok(()) => self.announce_hash(),
             Err(e) => {
@@ -31,7 +30,6 @@ impl Engine {
 
     /// `Threads`: the new threads start before the old ones retire.
     pub(super) fn on_threads(&mut self, new: &mut Settings, old: &Settings) {
-        self.reporter.strength.cut_short();
         if let Err(e) = self.pool.set_threads(new.threads) {
             let n = old.threads;
             self.error(&format!(
@@ -44,7 +42,6 @@ impl Engine {
 
     /// `NumaPolicy`: the threads are pinned anew, and say where.
     pub(super) fn on_numa_policy(&mut self, new: &mut Settings, old: &Settings) {
-        self.reporter.strength.cut_short();
         match self.pool.set_numa_policy(new.numa_policy.clone()) {
             Ok(()) => self.announce_pinning(),
             Err(e) => {
@@ -56,7 +53,6 @@ impl Engine {
 
     /// `Clear Hash`: the table and the histories are cleared.
     pub(super) fn on_clear_hash(&mut self, _new: &mut Settings, _old: &Settings) {
-        self.reporter.strength.cut_short();
         self.pool.clear();
     }
 

@@ -1,7 +1,6 @@
 //! UCI output: the reporter that turns search reports into `info` and
 //! `bestmove` lines, and the shared, line-atomic output stream.
 
-use crate::uci::strength::{Candidate, Limiter};
 use board::Move;
 use search::{CurrentMove, Reporter, SearchInfo, SearchOutcome};
 use std::io::Write;
@@ -72,9 +71,6 @@ pub struct UciReporter {
     pub chess960: AtomicBool,
     /// Whether `info` lines carry `wdl W D L` (`UCI_ShowWDL`).
     pub show_wdl: AtomicBool,
-    /// The strength limit of the search under way (`UCI_LimitStrength`): it
-    /// hears the lines, chooses the move played and holds it back.
-    pub strength: Limiter,
 }
 
 impl UciReporter {
@@ -95,13 +91,6 @@ impl UciReporter {
 
 impl Reporter for UciReporter {
     fn info(&self, info: &SearchInfo) {
-        // Only finished lines are candidates for a limited search's choice.
-        let exact = info.pv.first().filter(|_| info.bound == Bound::Exact);
-        let line =
-            exact.map(|&mv| Candidate { mv, score: info.score, reply: info.pv.get(1).copied() });
-        if self.strength.record(info.depth, info.multipv, line) == Some(false) {
-            return;
-        }
         let bound = match info.bound {
             Bound::Lower => " lowerbound",
             Bound::Upper => " upperbound",
@@ -139,11 +128,8 @@ impl Reporter for UciReporter {
     }
 
     fn best_move(&self, outcome: &SearchOutcome) {
-        let (best, ponder) = self
-            .strength
-            .finish(&outcome.root, outcome.best)
-            .unwrap_or((outcome.best, outcome.ponder));
         let chess960 = self.chess960.load(Ordering::Relaxed);
+        let (best, ponder) = (outcome.best, outcome.ponder);
         let line = match best {
             None => "bestmove 0000".to_string(),
             Some(best) => {

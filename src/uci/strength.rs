@@ -18,18 +18,20 @@
 //!    should). The move is always one of the search's legal root moves.
 //! 3. **A plausible time**: a small budget is searched in a blink, so on the
 //!    clock the best move is held back (without using the CPU) until a share of
-//!    the time the engine would normally spend has passed ([`think_time`]);
-//!    `stop`, `quit`, a new `go` or any command that stops the search ends the
-//!    wait at once, and `ponderhit` starts it again from the hit.
+//!    the time the engine would normally spend has passed ([`think_time`], a
+//!    share of what the search's time manager plans). The search itself holds
+//!    the move ([`SearchLimits::min_time`]): `stop`, `quit`, a new `go` or any
+//!    command that stops the search ends the wait at once, and `ponderhit`
+//!    starts it again from the hit.
 //!
 //! The randomness comes from a generator seeded by `StrengthSeed` (0: from the
 //! clock), so games vary, and a test can fix the seed to repeat a choice.
 //! The constants are calibrated against Stockfish 15.1's own `UCI_Elo` scale
-//! (docs/strength.md).
+//! (docs/strength.md). The [`Limiter`](super::limiter::Limiter) applies a level
+//! to the search's reports.
 
-use board::{Board, Color, Move};
-use search::SearchLimits;
-use std::sync::{Condvar, Mutex, MutexGuard};
+use board::{Board, Move};
+use search::{SearchLimits, TimeManager};
 use std::time::{Duration, Instant};
 
 /// The lowest `UCI_Elo` (Stockfish 15.1's lowest).
@@ -144,167 +146,25 @@ pub fn choose(candidates: &[Candidate], level: Level, rng: &mut Rng) -> Option<C
         .map(|(_, c)| c)
 }
 
-/// The least time a limited search takes before it answers: `share` of the
-/// time per move the clock allows (the same split as the time manager's: the
-/// time left over 40 moves, or over `movestogo`, plus most of the increment;
-/// all of `movetime`). Zero without a clock (`go depth`, `nodes`, `infinite`).
-pub fn think_time(limits: &SearchLimits, us: Color, overhead: Duration, share: f64) -> Duration {
-    let per_move = if let Some(t) = limits.move_time {
-        t.saturating_sub(overhead)
-    } else if let Some(left) = limits.time[us as usize] {
-        let moves = limits.moves_to_go.unwrap_or(40).clamp(1, 50);
-        let usable = left.saturating_sub(overhead).saturating_sub(left / 50);
-        (usable / moves + limits.increment[us as usize] * 3 / 4).min(usable / 5)
-    } else {
-        Duration::ZERO
-    };
-    per_move.mul_f64(share.clamp(0.0, 1.0))
+/// The least time a limited search takes before it answers from `root`:
+/// `share` of the time the search's time manager plans for the move
+/// ([`TimeManager::planned`]: its soft limit; all of `movetime`). Zero
+/// without a clock (`go depth`, `nodes`, `infinite`).
+pub fn think_time(limits: &SearchLimits, root: &Board, overhead: Duration, share: f64) -> Duration {
+    let plan = TimeManager::new(limits, root, overhead, Instant::now());
+    plan.planned().map_or(Duration::ZERO, |t| t.mul_f64(share.clamp(0.0, 1.0)))
 }
 
 /// `limits` as a level searches them: its node budget as a soft limit and
-/// eight times that as a hard one (each within what `go` asked for).
-pub fn limited(limits: &SearchLimits, level: Level) -> SearchLimits {
+/// eight times that as a hard one (each within what `go` asked for), and the
+/// move held back for `think` (see [`think_time`]; none when it is zero).
+pub fn limited(limits: &SearchLimits, level: Level, think: Duration) -> SearchLimits {
     let budget = level.nodes();
     let mut limits = limits.clone();
     limits.soft_nodes = Some(limits.soft_nodes.map_or(budget, |n| n.min(budget)));
     limits.nodes = Some(limits.nodes.map_or(budget * 8, |n| n.min(budget * 8)));
+    limits.min_time = (!think.is_zero()).then_some(think);
     limits
-}
-
-/// One limited search: its level, the lines it has reported, and the hold on
-/// its best move.
-#[derive(Debug)]
-struct Plan {
-    level: Level,
-    /// The choice's random draws, made when the search starts.
-    rng: Rng,
-    /// How many lines the `info` output shows (`MultiPV`); the search runs more.
-    shown: usize,
-    /// The lines of the deepest completed iteration so far, best first.
-    lines: Vec<Candidate>,
-    /// The depth of `lines`.
-    depth: i32,
-    /// How long the search takes at least on the clock, counted from `since`.
-    think: Duration,
-    since: Instant,
-    /// Set by `stop` and the like: answer at once.
-    cut_short: bool,
-}
-
-/// The strength limit of the search under way, shared by the UCI loop (which
-/// installs a plan with each `go` and cuts it short on `stop`) and the
-/// reporter (which records the lines and makes the choice).
-#[derive(Debug, Default)]
-pub struct Limiter {
-    plan: Mutex<Option<Plan>>,
-    wake: Condvar,
-}
-
-impl Limiter {
-    fn lock(&self) -> MutexGuard<'_, Option<Plan>> {
-        self.plan.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// Limits the next search (`None`: full strength). Call only while no
-    /// search runs.
-    pub fn install(&self, plan: Option<LimitedGo>) {
-        *self.lock() = plan.map(|go| Plan {
-            level: go.level,
-            rng: go.rng,
-            shown: go.shown,
-            lines: Vec::new(),
-            depth: 0,
-            think: go.think,
-            since: go.start,
-            cut_short: false,
-        });
-    }
-
-    /// Whether the search under way is limited.
-    pub fn is_active(&self) -> bool {
-        self.lock().is_some()
-    }
-
-    /// `stop`, `quit`, or a command that stops the search: the best move is
-    /// due at once.
-    pub fn cut_short(&self) {
-        if let Some(plan) = self.lock().as_mut() {
-            plan.cut_short = true;
-        }
-        self.wake.notify_all();
-    }
-
-    /// `ponderhit`: the time to think counts from now.
-    pub fn ponderhit(&self, now: Instant) {
-        if let Some(plan) = self.lock().as_mut() {
-            plan.since = now;
-        }
-    }
-
-    /// Records a completed line of the search; returns whether its `info` line
-    /// is shown (`None`: the search is not limited, show everything).
-    pub fn record(&self, depth: i32, multipv: usize, line: Option<Candidate>) -> Option<bool> {
-        let mut guard = self.lock();
-        let plan = guard.as_mut()?;
-        if let Some(line) = line {
-            // An iteration reports its lines together, best first: line 1 starts a new list.
-            if multipv == 1 {
-                plan.lines.clear();
-                plan.depth = depth;
-            }
-            if depth == plan.depth && plan.lines.len() + 1 == multipv {
-                plan.lines.push(line);
-            }
-        }
-        Some(multipv <= plan.shown)
-    }
-
-    /// The search is over and proposes `best`: the move to play instead (the
-    /// level's choice among the recorded lines) and its expected reply, once
-    /// the time to think has passed or the plan is cut short. `None`: the
-    /// search is not limited, play `best`.
-    pub fn finish(&self, root: &Board, best: Option<Move>) -> Option<(Option<Move>, Option<Move>)> {
-        let mut guard = self.lock();
-        let mut plan = guard.take()?;
-        // The lines are the search's root moves: legal, and within `searchmoves`.
-        let chosen = choose(&plan.lines, plan.level, &mut plan.rng).filter(|c| root.is_legal(c.mv));
-        // Hold the move back until the time to think has passed (or a `stop`).
-        let deadline = plan.since + plan.think;
-        *guard = Some(plan);
-        loop {
-            let plan = guard.as_ref().expect("the plan is held until the end");
-            let now = Instant::now();
-            if plan.cut_short || now >= deadline {
-                break;
-            }
-            guard =
-                self.wake.wait_timeout(guard, deadline - now).unwrap_or_else(|e| e.into_inner()).0;
-        }
-        *guard = None;
-        Some(match chosen {
-            Some(c) => {
-                let mut after = *root;
-                after.play_unchecked(c.mv);
-                (Some(c.mv), c.reply.filter(|&r| after.is_legal(r)))
-            }
-            None => (best, None),
-        })
-    }
-}
-
-/// What the UCI loop gives the [`Limiter`] for a limited `go`.
-#[derive(Debug)]
-pub struct LimitedGo {
-    /// The level.
-    pub level: Level,
-    /// The generator for this move's choice.
-    pub rng: Rng,
-    /// How many lines `info` shows (the `MultiPV` setting).
-    pub shown: usize,
-    /// The least time to take (see [`think_time`]).
-    pub think: Duration,
-    /// When `go` arrived.
-    pub start: Instant,
 }
 
 #[cfg(test)]
@@ -386,25 +246,59 @@ mod tests {
 
     #[test]
     fn think_time_is_a_share_of_the_time_per_move() {
+        let board = Board::startpos();
+        let white = board::Color::White as usize;
         let mut limits = SearchLimits::default();
-        let none = think_time(&limits, Color::White, Duration::ZERO, 0.5);
+        let none = think_time(&limits, &board, Duration::ZERO, 0.5);
         assert_eq!(none, Duration::ZERO, "no clock: no wait");
-        limits.time[Color::White as usize] = Some(Duration::from_secs(10));
-        limits.increment[Color::White as usize] = Duration::from_millis(100);
-        let t = think_time(&limits, Color::White, Duration::ZERO, 0.5);
+        limits.time[white] = Some(Duration::from_secs(10));
+        limits.increment[white] = Duration::from_millis(100);
+        let t = think_time(&limits, &board, Duration::ZERO, 0.5);
         assert!(t > Duration::from_millis(100) && t < Duration::from_millis(200), "{t:?}");
         limits.move_time = Some(Duration::from_millis(1000));
-        let t = think_time(&limits, Color::White, Duration::from_millis(30), 0.5);
+        let t = think_time(&limits, &board, Duration::from_millis(30), 0.5);
         assert_eq!(t, Duration::from_millis(485));
+    }
+
+    #[test]
+    fn think_time_is_the_time_managers_plan_for_every_clock() {
+        // The time manager is the one place that plans the move: the think time
+        // is its figure times the share, whatever the clock, so the two cannot drift.
+        let late = Board::from_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 60").expect("valid FEN");
+        for board in [Board::startpos(), late] {
+            let us = board.side_to_move() as usize;
+            for (ms, inc, mtg, overhead) in [
+                (8000, 80, None, 10),
+                (180_000, 2000, None, 50),
+                (300, 0, None, 10),
+                (60_000, 0, Some(1), 30),
+                (40_000, 400, Some(20), 0),
+            ] {
+                let mut limits = SearchLimits::default();
+                limits.time[us] = Some(Duration::from_millis(ms));
+                limits.increment[us] = Duration::from_millis(inc);
+                limits.moves_to_go = mtg;
+                let overhead = Duration::from_millis(overhead);
+                let plan = TimeManager::new(&limits, &board, overhead, Instant::now());
+                let planned = plan.planned().expect("a clock");
+                for share in [0.35, 0.5, 0.75, 1.0] {
+                    let t = think_time(&limits, &board, overhead, share);
+                    assert_eq!(t, planned.mul_f64(share), "{ms}+{inc} {mtg:?} at {share}");
+                }
+            }
+        }
     }
 
     #[test]
     fn the_budget_narrows_the_limits_go_gave() {
         let level = Level::new(2000);
-        let limits = limited(&SearchLimits::default(), level);
+        let limits = limited(&SearchLimits::default(), level, Duration::ZERO);
         assert_eq!(limits.soft_nodes, Some(level.nodes()));
         assert_eq!(limits.nodes, Some(level.nodes() * 8));
+        assert_eq!(limits.min_time, None, "no think time: the move is not held back");
         let asked = SearchLimits { nodes: Some(10), ..SearchLimits::default() };
-        assert_eq!(limited(&asked, level).nodes, Some(10));
+        let think = Duration::from_millis(300);
+        let narrowed = limited(&asked, level, think);
+        assert_eq!((narrowed.nodes, narrowed.min_time), (Some(10), Some(think)));
     }
 }

@@ -11,7 +11,7 @@
 //! | a state-changing UCI command arrives (leader) | the UCI layer | [`Cluster::forward`] |
 //! | a search starts | thread 0 of every rank | [`Cluster::begin`] |
 //! | a store at least [`Cluster::share_depth`] deep | any search thread | [`Cluster::offer`] |
-//! | every [`CHECK_INTERVAL`](crate::stop::CHECK_INTERVAL) nodes | thread 0 of every rank | [`Cluster::poll`] |
+//! | every [`CHECK_INTERVAL`](crate::stop::CHECK_INTERVAL) nodes | thread 0 of every rank, from its periodic check ([`Exchange`]) | [`Cluster::poll`] |
 //! | the rank's threads have all stopped | thread 0 of every rank | [`Cluster::finish`] |
 //!
 //! Rank 0 *leads*: it speaks UCI, owns the clock and chooses the move. The other
@@ -19,6 +19,7 @@
 //! output) until the leader's stop, then their lines go to the leader's vote.
 
 use crate::choice::ThreadResult;
+use crate::counters::NodeCounts;
 use std::time::Duration;
 use tt::{Record, TranspositionTable};
 
@@ -82,4 +83,27 @@ pub struct Remote {
     pub lines: Vec<ThreadResult>,
     /// Their nodes, in total.
     pub nodes: u64,
+}
+
+/// Thread 0's part in the exchange with the other ranks: the search's periodic
+/// check (every [`CHECK_INTERVAL`](crate::stop::CHECK_INTERVAL) nodes) calls
+/// [`Exchange::exchange`], so the search itself drives the exchange and no
+/// thread waits on the network.
+pub(crate) struct Exchange<'a> {
+    cluster: &'a dyn Cluster,
+    /// Where the entries the other ranks send are stored.
+    tt: &'a TranspositionTable,
+}
+
+impl<'a> Exchange<'a> {
+    /// Thread 0's exchange with the other ranks of `cluster`, into `tt`.
+    pub fn new(cluster: &'a dyn Cluster, tt: &'a TranspositionTable) -> Exchange<'a> {
+        Exchange { cluster, tt }
+    }
+
+    /// Polls the other ranks ([`Cluster::poll`]): entries are exchanged when an
+    /// exchange is due, and the other ranks' nodes, as last heard, go to `nodes`.
+    pub fn exchange(&self, nodes: &NodeCounts) {
+        nodes.heard_from_other_ranks(self.cluster.poll(self.tt, nodes.local()));
+    }
 }

@@ -19,6 +19,7 @@ use crate::cluster::Cluster;
 use crate::counters::Counters;
 use crate::limits::SearchJob;
 use crate::tablebase::Tablebase;
+use crate::time::TimeManager;
 use parking_lot::{Condvar, Mutex, MutexGuard};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -54,10 +55,13 @@ impl Resources {
     }
 }
 
-/// One search: the job and what it searches with.
+/// One search: the job, what it searches with, and its clock.
 pub(crate) struct Search {
     pub job: SearchJob,
     pub resources: Resources,
+    /// The main thread's clock, planned once when the search was issued (the
+    /// hard deadline every thread reads is this one's).
+    pub clock: TimeManager,
 }
 
 /// What the threads are told to do: one command per epoch.
@@ -230,7 +234,9 @@ mod tests {
             start: Instant::now(),
             features: crate::Features::default(),
         };
-        Command::Search(Arc::new(Search { job, resources: resources.clone() }))
+        let clock =
+            TimeManager::new(&job.limits, job.position.board(), job.move_overhead, job.start);
+        Command::Search(Arc::new(Search { job, resources: resources.clone(), clock }))
     }
 
     #[test]

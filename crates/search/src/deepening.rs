@@ -4,9 +4,9 @@
 //! vote, and on the other ranks thread 0 runs the helpers' loop (`follower_search`).
 
 use crate::choice::{BestMoveChoice, ThreadResult, choose};
-use crate::cluster::{Cluster, Remote};
+use crate::cluster::{Cluster, Exchange, Remote};
 use crate::control::Search;
-use crate::counters::Counters;
+use crate::counters::{Counters, NodeCounts};
 use crate::limits::SearchJob;
 use crate::params::{
     MAX_ITERATION_DEPTH, cluster_wait_divisor, helper_skip_min_depth, helper_skip_period,
@@ -15,19 +15,28 @@ use crate::params::{
 use crate::report::{CurrentMoveReports, Reports, SearchOutcome, fail_pv};
 use crate::root::RootMoves;
 use crate::shared::Shared;
-use crate::stop::{ClusterView, StopCheck};
+use crate::stop::StopCheck;
 use crate::tablebase::Tablebase;
-use crate::time::{IterationTimes, Stability, TimeManager, fail_low_scale, node_share_scale};
+use crate::time::{IterationTimes, Stability, fail_low_scale, node_share_scale};
 use crate::worker::{SearchContext, Share, Worker};
 use board::Move;
 use std::time::Instant;
 use tt::{Bound, TranspositionTable};
 
-/// Thread `id`'s search context for `job`: in a cluster its stores are offered to the
-/// other ranks, its node counts include theirs, and thread 0 polls them.
-#[allow(clippy::too_many_arguments)]
-fn context<'a>(
+/// Thread `id`'s node counts: in a cluster the totals include the other ranks'.
+fn node_counts<'a>(
     shared: &'a Shared,
+    counters: &'a Counters,
+    cluster: &dyn Cluster,
+    id: usize,
+) -> NodeCounts<'a> {
+    let nodes = NodeCounts::new(counters, id);
+    if cluster.ranks() == 1 { nodes } else { nodes.with_other_ranks(&shared.remote_nodes) }
+}
+
+/// Thread `id`'s search context for `job`: in a cluster its stores are offered to the
+/// other ranks, and thread 0 exchanges with them.
+fn context<'a>(
     tt: &'a TranspositionTable,
     counters: &'a Counters,
     stop: StopCheck<'a>,
@@ -47,14 +56,10 @@ fn context<'a>(
             share: None,
         };
     }
-    let view = ClusterView {
-        cluster,
-        remote_nodes: &shared.remote_nodes,
-        poll_into: (id == 0).then_some(tt),
-    };
+    let stop = if id == 0 { stop.with_exchange(Exchange::new(cluster, tt)) } else { stop };
     SearchContext {
         tt,
-        stop: stop.with_cluster(view),
+        stop,
         features: job.features,
         tb,
         counts: counters.thread(id),
@@ -73,10 +78,10 @@ pub(crate) fn main_search(shared: &Shared, worker: &mut Worker, search: &Search)
     cluster.begin();
     let root = *job.position.board();
     let limits = &job.limits;
-    let clock = TimeManager::new(limits, &root, job.move_overhead, job.start);
-    let stop = StopCheck::new(&shared.signals, counters, 0, limits, Some(clock))
+    let nodes = node_counts(shared, counters, cluster, 0);
+    let stop = StopCheck::new(&shared.signals, nodes, limits, Some(search.clock))
         .finishing_first_iteration();
-    let mut ctx = context(shared, tt, counters, stop, cluster, 0, job, tb);
+    let mut ctx = context(tt, counters, stop, cluster, 0, job, tb);
     ctx.current_move = Some(CurrentMoveReports::new(&*shared.reporter, root, job.start));
     prepare(shared, worker, search);
     let reports = Reports {
@@ -84,20 +89,19 @@ pub(crate) fn main_search(shared: &Shared, worker: &mut Worker, search: &Search)
         root,
         start: job.start,
         tt,
-        stop: &ctx.stop,
+        nodes,
         lines: job.multipv.clamp(1, worker.root.len().max(1)),
         tb,
-        counters,
     };
     if !worker.root.is_empty() {
         deepen(shared, worker, &ctx, &reports, job);
     }
     let interrupted = worker.was_stopped();
 
-    // `go infinite` and `go ponder` never end on their own: wait for `stop` or `ponderhit`.
-    shared.signals.wait_for_release();
-    shared.signals.raise_stop();
-    ctx.stop.publish(worker.nodes);
+    // `go infinite` and `go ponder` never end on their own: wait for `stop` or
+    // `ponderhit`, stop the threads, and wait out the least time to answer.
+    ctx.stop.wait_to_answer();
+    nodes.publish(worker.nodes);
     // The move is announced without waiting for the helpers to wind down: a helper
     // publishes only completed iterations, so waiting adds nothing to the choice, and
     // with more threads than cores (or a loaded machine) a helper may not run again
@@ -112,7 +116,7 @@ pub(crate) fn main_search(shared: &Shared, worker: &mut Worker, search: &Search)
     let patience = on_clock.then_some(job.move_overhead / cluster_wait_divisor());
     let remote = (cluster.ranks() > 1).then(|| {
         let lines = shared.results.lines();
-        cluster.finish(&lines, ctx.stop.local_nodes(), patience)
+        cluster.finish(&lines, nodes.local(), patience)
     });
     if let Some(r) = &remote {
         shared.remote_nodes.store(r.nodes, std::sync::atomic::Ordering::Relaxed);
@@ -165,7 +169,7 @@ fn deepen(
             }
             break;
         };
-        ctx.stop.publish(worker.nodes);
+        reports.nodes.publish(worker.nodes);
         for (i, line) in lines.iter().enumerate() {
             let report = worker.root_line(line.pv.clone());
             let progress = worker.line_progress(line.pv.first().copied());
@@ -258,7 +262,7 @@ fn announce(
         ponder,
         score: chosen.score,
         depth: chosen.completed_depth(),
-        nodes: reports.stop.total_nodes(),
+        nodes: reports.nodes.total(),
         elapsed: reports.start.elapsed(),
     };
     shared.results.set_outcome(Some(outcome.clone()));
@@ -282,8 +286,9 @@ pub(crate) fn helper_search(shared: &Shared, worker: &mut Worker, search: &Searc
         (&*search.resources.tt, &*search.resources.counters, &*search.resources.tablebase);
     let cluster = &*search.resources.cluster;
     let lane = cluster.rank() * counters.len() + id;
-    let stop = StopCheck::new(&shared.signals, counters, id, &job.limits, None);
-    let ctx = context(shared, tt, counters, stop, cluster, id, job, tb);
+    let nodes = node_counts(shared, counters, cluster, id);
+    let stop = StopCheck::new(&shared.signals, nodes, &job.limits, None);
+    let ctx = context(tt, counters, stop, cluster, id, job, tb);
     prepare(shared, worker, search);
     // Under `go depth N` a helper keeps searching past N until the main thread stops
     // (its deeper entries still help the main thread; an idle helper is a wasted core),
@@ -302,7 +307,7 @@ pub(crate) fn helper_search(shared: &Shared, worker: &mut Worker, search: &Searc
         }
         depth += if job.features.helper_skip && skips_next_depth(lane, depth) { 2 } else { 1 };
     }
-    ctx.stop.publish(worker.nodes);
+    nodes.publish(worker.nodes);
 }
 
 /// Thread 0 of a rank that follows the leader of a cluster: it searches like a

@@ -27,6 +27,7 @@ mod pool;
 mod report;
 mod root;
 mod shared;
+mod signals;
 mod stop;
 mod tablebase;
 mod time;

@@ -46,6 +46,12 @@ pub struct SearchLimits {
     pub ponder: bool,
     /// Only these root moves (empty: all).
     pub search_moves: Vec<Move>,
+    /// Announce the best move no sooner than this after the start (after
+    /// `ponderhit` when pondering), unless `stop` comes first: a search that
+    /// ends sooner holds its move back, without using the CPU. Not a `go`
+    /// token: the UCI layer's strength limiter sets it, from the time the
+    /// clock plans for the move ([`crate::TimeManager::planned`]).
+    pub min_time: Option<Duration>,
 }
 
 impl SearchLimits {

@@ -41,7 +41,7 @@ use crate::numa::{NumaNodes, NumaPolicy};
 use crate::params;
 use crate::report::{Reporter, SearchOutcome};
 use crate::shared::{Results, Shared};
-use crate::stop::Signals;
+use crate::signals::Signals;
 use crate::tablebase::TablebaseOptions;
 use crate::time::TimeManager;
 use crate::worker::Worker;
@@ -180,14 +180,17 @@ impl ThreadPool {
     /// thread.
     pub fn start(&self, job: SearchJob) {
         let mut c = self.stopped();
-        // The hard limit's deadline is published before any thread runs, so that
-        // every thread can stop the search on time however they are scheduled
-        // (crate::stop). None while pondering (`ponderhit` sets it), and none on
-        // the ranks that follow a cluster's leader (the leader's stop ends theirs).
-        let root = job.position.board();
+        // The clock is planned once, here: the main thread keeps it, and its hard
+        // limit's deadline is published before any thread runs, so that every
+        // thread can stop the search on time however they are scheduled
+        // (crate::stop). No deadline while pondering (`ponderhit` sets it), and
+        // none on the ranks that follow a cluster's leader (the leader's stop
+        // ends theirs).
+        let clock =
+            TimeManager::new(&job.limits, job.position.board(), job.move_overhead, job.start);
         let deadline = (!job.limits.ponder && c.resources.cluster.rank() == 0)
-            .then(|| TimeManager::new(&job.limits, root, job.move_overhead, job.start))
-            .and_then(|clock| clock.hard_deadline());
+            .then(|| clock.hard_deadline())
+            .flatten();
         self.shared.signals.arm(job.limits.infinite || job.limits.ponder, deadline);
         c.resources.counters.reset();
         self.shared.remote_nodes.store(0, Ordering::Relaxed);
@@ -197,13 +200,14 @@ impl ThreadPool {
         tt.new_search();
         // At the root, before any thread searches: rank the moves by the tablebases.
         c.resources.tablebase_mut().prepare(&job.position, &job.limits.search_moves);
-        let search = Search { job, resources: c.resources.clone() };
+        let search = Search { job, resources: c.resources.clone(), clock };
         self.shared.commands.issue(c, Command::Search(Arc::new(search)), self.handles.len());
     }
 
-    /// Asks the running search (if any) to stop; the best move follows shortly.
+    /// Asks the running search (if any) to stop; the best move follows shortly,
+    /// whatever held it back (`go infinite`, `go ponder`, the least time to answer).
     pub fn stop(&self) {
-        self.shared.signals.stop();
+        self.shared.signals.interrupt();
     }
 
     /// `ponderhit`: the pondered move was played; the search continues on the clock.
@@ -470,5 +474,25 @@ mod tests {
             let outcome = pool.shared.results.outcome().expect("a best move");
             assert_eq!(outcome.best, Some(capture), "stopped before depth 1 was searched");
         }
+    }
+
+    #[test]
+    fn the_search_holds_its_move_for_the_least_time_and_stop_releases_it() {
+        let pool = ThreadPool::new(1, 1, Arc::new(crate::Silent));
+        let least = Duration::from_millis(150);
+        let limits =
+            SearchLimits { depth: Some(1), min_time: Some(least), ..SearchLimits::default() };
+        let start = Instant::now();
+        let outcome =
+            pool.search_sync(SearchJob { limits: limits.clone(), start, ..(*job()).clone() });
+        assert!(outcome.and_then(|o| o.best).is_some(), "no move");
+        assert!(start.elapsed() >= least, "answered after {:?}", start.elapsed());
+        let limits = SearchLimits { min_time: Some(Duration::from_secs(600)), ..limits };
+        let start = Instant::now();
+        pool.start(SearchJob { limits, start, ..(*job()).clone() });
+        std::thread::sleep(Duration::from_millis(20));
+        pool.stop_and_wait();
+        assert!(start.elapsed() < Duration::from_secs(60), "stop did not release the move");
+        assert!(pool.shared.results.outcome().and_then(|o| o.best).is_some());
     }
 }

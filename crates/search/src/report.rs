@@ -1,8 +1,7 @@
 //! What the search tells the outside world. The search never prints: the UCI
 //! layer implements [`Reporter`] and formats the lines.
 
-use crate::counters::Counters;
-use crate::stop::StopCheck;
+use crate::counters::NodeCounts;
 use crate::tablebase::{Tablebase, TbVerdict};
 use crate::wdl::{self, WdlPerMille};
 use board::{Board, Move};
@@ -159,13 +158,12 @@ pub(crate) struct Reports<'a> {
     pub root: Board,
     pub start: Instant,
     pub tt: &'a TranspositionTable,
-    pub stop: &'a StopCheck<'a>,
+    /// The main thread's node counts: the totals a line shows (nodes, tablebase hits).
+    pub nodes: NodeCounts<'a>,
     /// How many principal variations the search reports (MultiPV).
     pub lines: usize,
     /// The tables (their root probes count as hits).
     pub tb: &'a Tablebase,
-    /// Every thread's counts (for the tablebase hits).
-    pub counters: &'a Counters,
 }
 
 impl Reports<'_> {
@@ -191,10 +189,10 @@ impl Reports<'_> {
             score,
             wdl,
             bound,
-            nodes: self.stop.total_nodes().max(progress.nodes),
+            nodes: self.nodes.total().max(progress.nodes),
             elapsed: self.start.elapsed(),
             hashfull: self.tt.hashfull(),
-            tbhits: self.tb.root_probes() + self.counters.tb_hits(),
+            tbhits: self.tb.root_probes() + self.nodes.tb_hits(),
             pv: line.pv,
         });
     }
@@ -211,7 +209,7 @@ impl Reports<'_> {
         line: impl FnOnce() -> RootLine,
     ) {
         if self.start.elapsed() > FAIL_REPORT_DELAY && self.lines == 1 {
-            self.stop.publish(progress.nodes);
+            self.nodes.publish(progress.nodes);
             self.line(progress, depth, multipv, score, bound, line());
         }
     }

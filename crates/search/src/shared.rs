@@ -3,7 +3,7 @@
 //!
 //! | part | what | locked |
 //! |---|---|---|
-//! | [`Signals`] (`stop.rs`) | the stop flag, the hold of `go infinite` / `go ponder`, `ponderhit`, the hard limit's deadline | never: atomics (a mutex only to wait out a hold) |
+//! | [`Signals`] (`signals.rs`) | the stop flag, the hold of `go infinite` / `go ponder`, `ponderhit`, the hard limit's deadline | never: atomics (a mutex only for the main thread's waits before it answers) |
 //! | [`Commands`] (`control.rs`) | the command of the epoch and the resources of the next search | once per thread to take a command, once to finish it |
 //! | [`Results`] | each thread's latest line and the last search's outcome | once per completed iteration, and at the end |
 //! | [`NumaNodes`] (`numa.rs`) | the pinning policy, where each thread went, each node's copy of the network | when threads start, and by pinned threads when the network changes |
@@ -14,7 +14,7 @@ use crate::choice::ThreadResult;
 use crate::control::Commands;
 use crate::numa::NumaNodes;
 use crate::report::{Reporter, SearchOutcome};
-use crate::stop::Signals;
+use crate::signals::Signals;
 use crossbeam_utils::CachePadded;
 use parking_lot::Mutex;
 use std::sync::Arc;

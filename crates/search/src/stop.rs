@@ -1,9 +1,8 @@
-//! When a search stops.
-//!
-//! [`Signals`] is what the pool's threads share about stopping: the stop flag
-//! every thread reads at every node, and the hold of `go infinite` / `go ponder`
-//! with the `ponderhit` that releases it. [`StopCheck`] is one thread's view for
-//! one `go`, and the one place that decides when that search stops:
+//! When a search stops: [`StopCheck`], one thread's view for one `go`, is the
+//! one place that decides it. What the threads share about stopping (the stop
+//! flag, the hold of `go infinite` / `go ponder`, `ponderhit`, the published
+//! deadline) is [`Signals`], in `signals.rs`; the clock's figures are the time
+//! manager's (`time.rs`), the node counts [`NodeCounts`] (`counters.rs`).
 //!
 //! | rule | checked | by |
 //! |---|---|---|
@@ -12,6 +11,13 @@
 //! | `go nodes N`, several threads: the total of all threads (each adds its chunk to one shared total) | every [`CHECK_INTERVAL`] nodes | every thread |
 //! | the clock's hard limit (not while pondering) | every [`CHECK_INTERVAL`] nodes | every thread |
 //! | the clock's soft limit, `go mate`, the soft node limit | after each iteration | the main thread |
+//!
+//! Every [`CHECK_INTERVAL`] nodes a thread does, in this order, each as a call of
+//! its own: it publishes its node count ([`NodeCounts::publish`]); thread 0 of a
+//! cluster rank exchanges with the other ranks ([`Exchange::exchange`]); the main
+//! thread follows a `ponderhit` (the time manager restarts the clock,
+//! [`TimeManager::restart`], and the new deadline is published); then the rules
+//! of that row above are applied.
 //!
 //! Only the main thread keeps the clock, but the hard limit's deadline is published
 //! before the threads start ([`Signals::arm`]; after `ponderhit` the main thread
@@ -27,218 +33,74 @@
 //! rather than the first legal one. Only `go nodes` on one thread cuts it short,
 //! since it promises at most N nodes.
 //!
-//! A limit that is reached raises the stop flag, so every thread unwinds. The
-//! best move is still held back while `go infinite` or `go ponder` holds: only
-//! `stop` or `ponderhit` releases it ([`Signals::wait_for_release`]).
+//! A limit that is reached stops every thread ([`Signals::stop_threads`]). The
+//! best move is still held back while `go infinite` or `go ponder` holds (only
+//! `stop` or `ponderhit` releases it), and, when the search asked for one
+//! ([`SearchLimits::min_time`]), until the clock's earliest answer: the main
+//! thread waits for both in [`StopCheck::wait_to_answer`].
 //!
 //! Under `go nodes N` with several threads, a thread does not sum the others'
 //! counts (with N threads that would be N reads of N lines per check, N² in
 //! all): at each check it adds the [`CHECK_INTERVAL`] nodes it has just searched
-//! to one shared total ([`Counters::spend`], one `fetch_add`) and stops the search
+//! to one shared total ([`NodeCounts::spend`], one `fetch_add`) and stops the search
 //! when that total reaches N. The total counts every finished chunk of every
 //! thread exactly once, so the search stops after at least N nodes, and the
 //! chunks the other threads have begun add less than [`CHECK_INTERVAL`] nodes
 //! each: between N and N + threads × [`CHECK_INTERVAL`] (plus the node or two a
-//! running thread searches before the stop flag reaches it).
-//!
-//! In a cluster ([`ClusterView`]) node counts include the other ranks', and
-//! thread 0 of each rank polls the other ranks at the same every-[`CHECK_INTERVAL`]
-//! check: the search itself drives the exchange, so no thread waits on the network.
+//! running thread searches before the stop flag reaches it). In a cluster the
+//! totals include the other ranks' nodes, as last heard, so even a lone thread
+//! checks the total every [`CHECK_INTERVAL`] nodes.
 
-use crate::cluster::Cluster;
-use crate::counters::Counters;
+use crate::cluster::Exchange;
+use crate::counters::NodeCounts;
 use crate::limits::SearchLimits;
+use crate::signals::Signals;
 use crate::time::TimeManager;
-use crossbeam_utils::CachePadded;
-use parking_lot::{Condvar, Mutex};
 use std::cell::Cell;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
-use tt::{MATE, MATE_BOUND, TranspositionTable};
+use tt::{MATE, MATE_BOUND};
 
 /// How often (in nodes) a thread publishes its node count and checks the limits
 /// that are not checked at every node.
 pub(crate) const CHECK_INTERVAL: u64 = 1024;
 
-/// What the pool's threads share about stopping.
-pub(crate) struct Signals {
-    /// Read at every node by every thread: a cache line of its own, so that writes
-    /// to the fields around it (locks, flags) never evict it from the readers' caches.
-    stop: CachePadded<AtomicBool>,
-    /// True while the search must not end on its own (`go infinite`, `go ponder`).
-    hold: AtomicBool,
-    /// Set by `ponderhit`: the main thread restarts its clock and releases the hold.
-    ponderhit: AtomicBool,
-    /// The main thread waits out a hold on `released`; `stop` and `ponderhit` wake it.
-    lock: Mutex<()>,
-    released: Condvar,
-    /// The hard limit of the running search, in nanoseconds after `origin`
-    /// ([`NO_DEADLINE`] when there is none): written by the main thread, read by all.
-    deadline: AtomicU64,
-    /// The instant deadlines are counted from.
-    origin: Instant,
-}
-
-/// [`Signals::deadline`] when the search has no hard limit (or is pondering).
-const NO_DEADLINE: u64 = u64::MAX;
-
-impl Signals {
-    /// No search: not stopped, not held.
-    pub fn new() -> Signals {
-        Signals {
-            stop: CachePadded::new(AtomicBool::new(false)),
-            hold: AtomicBool::new(false),
-            ponderhit: AtomicBool::new(false),
-            lock: Mutex::new(()),
-            released: Condvar::new(),
-            deadline: AtomicU64::new(NO_DEADLINE),
-            origin: Instant::now(),
-        }
-    }
-
-    /// Before a search (the pool is idle): clears the stop flag and any old
-    /// `ponderhit`; `hold` for `go infinite` and `go ponder`; `deadline` is the
-    /// search's hard limit (`None`: none, or not yet: pondering).
-    pub fn arm(&self, hold: bool, deadline: Option<Instant>) {
-        self.set_deadline(deadline);
-        self.stop.store(false, Ordering::SeqCst);
-        self.ponderhit.store(false, Ordering::SeqCst);
-        self.hold.store(hold, Ordering::SeqCst);
-    }
-
-    /// `stop`, `quit` or a new command: releases any hold and stops every thread.
-    pub fn stop(&self) {
-        self.hold.store(false, Ordering::SeqCst);
-        self.stop.store(true, Ordering::SeqCst);
-        self.wake();
-    }
-
-    /// The search itself is done (a limit was reached): stops every thread. A hold
-    /// still delays the best move until `stop` or `ponderhit`.
-    pub fn raise_stop(&self) {
-        self.stop.store(true, Ordering::Relaxed);
-    }
-
-    /// `ponderhit`: the pondered move was played.
-    pub fn ponderhit(&self) {
-        self.ponderhit.store(true, Ordering::SeqCst);
-        self.wake();
-    }
-
-    /// Whether the threads must stop now.
-    #[inline(always)]
-    pub fn is_stopped(&self) -> bool {
-        self.stop.load(Ordering::Relaxed)
-    }
-
-    /// Publishes the hard limit of the running search (`None`: no limit).
-    fn set_deadline(&self, deadline: Option<Instant>) {
-        let nanos = deadline.map_or(NO_DEADLINE, |d| {
-            let nanos = d.saturating_duration_since(self.origin).as_nanos();
-            u64::try_from(nanos).unwrap_or(NO_DEADLINE - 1)
-        });
-        self.deadline.store(nanos, Ordering::Relaxed);
-    }
-
-    /// Whether the published hard limit has passed.
-    pub fn deadline_passed(&self) -> bool {
-        let deadline = self.deadline.load(Ordering::Relaxed);
-        deadline != NO_DEADLINE && self.origin.elapsed().as_nanos() >= u128::from(deadline)
-    }
-
-    /// Whether the search must not end on its own.
-    pub fn is_held(&self) -> bool {
-        self.hold.load(Ordering::Relaxed)
-    }
-
-    /// Consumes a `ponderhit`, releasing the hold; `true` if there was one.
-    fn take_ponderhit(&self) -> bool {
-        // A plain load first: the swap takes the line exclusively.
-        let hit =
-            self.ponderhit.load(Ordering::Relaxed) && self.ponderhit.swap(false, Ordering::SeqCst);
-        if hit {
-            self.hold.store(false, Ordering::SeqCst);
-        }
-        hit
-    }
-
-    /// Blocks while the search is held, until `stop` or `ponderhit` (no polling:
-    /// both wake this thread).
-    pub fn wait_for_release(&self) {
-        let mut guard = self.lock.lock();
-        loop {
-            self.take_ponderhit();
-            if !self.hold.load(Ordering::SeqCst) {
-                return;
-            }
-            self.released.wait(&mut guard);
-        }
-    }
-
-    /// Wakes a thread in [`Signals::wait_for_release`]. The flag it rechecks was set
-    /// before the lock is taken here, and it checks its flags while holding the
-    /// lock, so the wake-up cannot fall between its check and its wait.
-    fn wake(&self) {
-        drop(self.lock.lock());
-        self.released.notify_all();
-    }
-}
-
-impl Default for Signals {
-    fn default() -> Self {
-        Signals::new()
-    }
-}
-
-/// How a thread's stopping rules see the other ranks of a cluster.
-pub(crate) struct ClusterView<'a> {
-    pub cluster: &'a dyn Cluster,
-    /// The other ranks' nodes in this search, as last heard (written by thread 0's polls).
-    pub remote_nodes: &'a AtomicU64,
-    /// Thread 0 polls and stores what the other ranks send into this table; other threads do not poll.
-    pub poll_into: Option<&'a TranspositionTable>,
-}
-
-/// One thread's view of the stopping rules for one `go` (see the module documentation).
+/// One thread's stopping rules for one search (see the module documentation).
 pub(crate) struct StopCheck<'a> {
     signals: &'a Signals,
-    /// Every thread's counts; this thread's are `counters.thread(me)`.
-    counters: &'a Counters,
-    me: usize,
+    /// This thread's node counts and the totals.
+    nodes: NodeCounts<'a>,
     limits: &'a SearchLimits,
     /// `go nodes` when this thread searches alone: checked at every node.
     exact_node_limit: Option<u64>,
-    /// `go nodes` with several threads: their total (the chunks spent), checked
-    /// every [`CHECK_INTERVAL`] nodes.
+    /// `go nodes` with several threads (or ranks): their total (the chunks
+    /// spent), checked every [`CHECK_INTERVAL`] nodes.
     total_node_limit: Option<u64>,
     /// The main thread's clock (helpers have none). Only this thread reads or restarts it.
     clock: Option<Cell<TimeManager>>,
-    /// The other ranks, in a cluster.
-    cluster: Option<ClusterView<'a>>,
+    /// Thread 0's exchange with the other ranks, in a cluster.
+    exchange: Option<Exchange<'a>>,
     /// The main thread until its first iteration is complete: the stop flag
     /// waits for it (see the module documentation).
     finishing_first_iteration: Cell<bool>,
 }
 
 impl<'a> StopCheck<'a> {
-    /// Thread `me` of `counters.len()` threads; `clock` for the main thread only.
+    /// The rules of the thread that counts in `nodes`; `clock` for the main thread only.
     pub fn new(
         signals: &'a Signals,
-        counters: &'a Counters,
-        me: usize,
+        nodes: NodeCounts<'a>,
         limits: &'a SearchLimits,
         clock: Option<TimeManager>,
     ) -> StopCheck<'a> {
-        let alone = counters.len() == 1;
+        let alone = nodes.threads() == 1 && !nodes.in_cluster();
         StopCheck {
             signals,
-            counters,
-            me,
+            nodes,
             limits,
             exact_node_limit: if alone { limits.nodes } else { None },
             total_node_limit: if alone { None } else { limits.nodes },
             clock: clock.map(Cell::new),
-            cluster: None,
+            exchange: None,
             finishing_first_iteration: Cell::new(false),
         }
     }
@@ -250,13 +112,10 @@ impl<'a> StopCheck<'a> {
         self
     }
 
-    /// The same rules in a cluster: `go nodes` counts every rank's nodes (so even a
-    /// lone thread checks the total every [`CHECK_INTERVAL`] nodes), and thread 0 polls.
-    pub fn with_cluster(mut self, view: ClusterView<'a>) -> StopCheck<'a> {
-        self.total_node_limit = self.limits.nodes;
-        self.exact_node_limit = None;
-        self.cluster = Some(view);
-        self
+    /// Thread 0 of a cluster rank: its periodic check also makes the `exchange`
+    /// with the other ranks.
+    pub fn with_exchange(self, exchange: Exchange<'a>) -> StopCheck<'a> {
+        StopCheck { exchange: Some(exchange), ..self }
     }
 
     /// Called before each node: `true` means stop now. Otherwise the node is
@@ -264,7 +123,7 @@ impl<'a> StopCheck<'a> {
     #[inline(always)]
     pub fn enter_node(&self, nodes: &mut u64) -> bool {
         if self.exact_node_limit.is_some_and(|n| *nodes >= n) {
-            self.signals.raise_stop();
+            self.signals.stop_threads();
             return true;
         }
         if self.signals.is_stopped() && !self.finishing_first_iteration.get() {
@@ -272,42 +131,56 @@ impl<'a> StopCheck<'a> {
         }
         *nodes += 1;
         if nodes.is_multiple_of(CHECK_INTERVAL) {
-            self.publish(*nodes);
-            if self.periodic_limit_reached() {
-                self.signals.raise_stop();
-            }
+            self.every_check_interval(*nodes);
         }
         false
     }
 
-    /// The limits checked every [`CHECK_INTERVAL`] nodes: the clock (the main thread's
-    /// own, the deadline it published for the others) and the total node count
-    /// (several threads: this thread's chunk is spent here, once per check).
-    fn periodic_limit_reached(&self) -> bool {
-        if let Some(view) = &self.cluster
-            && let Some(tt) = view.poll_into
-        {
-            let remote = view.cluster.poll(tt, self.local_nodes());
-            if view.remote_nodes.load(Ordering::Relaxed) != remote {
-                view.remote_nodes.store(remote, Ordering::Relaxed);
-            }
+    /// What a thread does every [`CHECK_INTERVAL`] nodes, having searched
+    /// `nodes`, one step each: publish the count, make the cluster's exchange
+    /// (thread 0 of a rank), follow a `ponderhit` (the main thread), then apply
+    /// the periodic limits (a chunk of `go nodes` is spent here, once per check).
+    fn every_check_interval(&self, nodes: u64) {
+        self.nodes.publish(nodes);
+        if let Some(exchange) = &self.exchange {
+            exchange.exchange(&self.nodes);
         }
-        if let Some(clock) = &self.clock {
-            if self.signals.take_ponderhit() {
-                let mut restarted = clock.get();
-                restarted.restart(Instant::now());
-                clock.set(restarted);
-                self.signals.set_deadline(restarted.hard_deadline());
-            }
+        self.follow_ponderhit();
+        let spent = self.total_node_limit.map(|_| self.nodes.spend(CHECK_INTERVAL));
+        if self.periodic_limit_reached(spent) {
+            self.signals.stop_threads();
+        }
+    }
+
+    /// The limits checked every [`CHECK_INTERVAL`] nodes: the clock (the main
+    /// thread's own, the deadline it published for the others) and, under `go
+    /// nodes` with several threads, the nodes all have `spent`.
+    fn periodic_limit_reached(&self, spent: Option<u64>) -> bool {
+        let out_of_time = match &self.clock {
             // While pondering the clock does not run: only `ponderhit` starts it.
-            if !(self.limits.ponder && self.signals.is_held()) && clock.get().hard_expired() {
-                return true;
+            Some(clock) => {
+                !(self.limits.ponder && self.signals.is_held()) && clock.get().hard_expired()
             }
-        } else if self.signals.deadline_passed() {
-            return true;
+            None => self.signals.deadline_passed(),
+        };
+        out_of_time || spent.zip(self.total_node_limit).is_some_and(|(spent, n)| spent >= n)
+    }
+
+    /// The main thread, on a `ponderhit` (if one came): the hold is released, the
+    /// time manager restarts the clock and the new hard deadline is published.
+    fn follow_ponderhit(&self) {
+        if self.clock.is_some() && self.signals.take_ponderhit() {
+            self.restart_clock();
         }
-        self.total_node_limit
-            .is_some_and(|n| self.counters.spend(CHECK_INTERVAL) + self.remote_nodes() >= n)
+    }
+
+    /// The pondered move was played: the clock counts from now.
+    fn restart_clock(&self) {
+        if let Some(clock) = &self.clock {
+            let mut restarted = clock.get();
+            self.signals.set_deadline(restarted.restart(Instant::now()));
+            clock.set(restarted);
+        }
     }
 
     /// The main thread's first iteration is over: from now on the stop flag
@@ -325,38 +198,45 @@ impl<'a> StopCheck<'a> {
             self.limits.mate.is_some_and(|m| score >= MATE_BOUND && MATE - score <= 2 * m as i32);
         let soft_time = !self.signals.is_held()
             && self.clock.as_ref().is_some_and(|c| c.get().soft_expired(scale, next));
-        let soft_nodes = self.limits.soft_nodes.is_some_and(|n| self.total_nodes().max(nodes) >= n);
+        let soft_nodes = self.limits.soft_nodes.is_some_and(|n| self.nodes.total().max(nodes) >= n);
         mate_found || soft_time || soft_nodes
     }
 
-    /// Publishes this thread's node count (for reports and the soft node limit).
-    pub fn publish(&self, nodes: u64) {
-        self.counters.thread(self.me).publish_nodes(nodes);
-    }
-
-    /// The nodes of all threads (of every rank, in a cluster), as last published.
-    pub fn total_nodes(&self) -> u64 {
-        self.local_nodes() + self.remote_nodes()
-    }
-
-    /// The nodes of this process's threads, as last published.
-    pub fn local_nodes(&self) -> u64 {
-        self.counters.nodes()
-    }
-
-    /// The other ranks' nodes in this search, as last heard (0 outside a cluster).
-    fn remote_nodes(&self) -> u64 {
-        self.cluster.as_ref().map_or(0, |v| v.remote_nodes.load(Ordering::Relaxed))
+    /// The main thread's search is over; before its best move is announced:
+    /// waits out the hold of `go infinite` / `go ponder` (until `stop` or
+    /// `ponderhit`; the other threads search on meanwhile), stops every thread,
+    /// then holds the move back until the clock's earliest answer (counted from
+    /// the ponder hit, if there was one), unless `stop` comes first.
+    pub fn wait_to_answer(&self) {
+        if self.signals.wait_for_release() {
+            self.restart_clock();
+        }
+        self.signals.stop_threads();
+        if let Some(at) = self.clock.as_ref().and_then(|c| c.get().earliest_answer()) {
+            self.signals.wait_until(at);
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::counters::Counters;
     use std::time::Duration;
 
     fn counters(n: usize) -> Counters {
         Counters::new(n)
+    }
+
+    /// Thread `me`'s rules, counting in `counters`.
+    fn check<'a>(
+        signals: &'a Signals,
+        counters: &'a Counters,
+        me: usize,
+        limits: &'a SearchLimits,
+        clock: Option<TimeManager>,
+    ) -> StopCheck<'a> {
+        StopCheck::new(signals, NodeCounts::new(counters, me), limits, clock)
     }
 
     /// Enters nodes until told to stop; returns the nodes counted.
@@ -371,7 +251,7 @@ mod tests {
         let signals = Signals::new();
         let counters = counters(1);
         let limits = SearchLimits { nodes: Some(3000), ..SearchLimits::default() };
-        let check = StopCheck::new(&signals, &counters, 0, &limits, None);
+        let check = check(&signals, &counters, 0, &limits, None);
         assert_eq!(run(&check, 10_000), 3000);
         assert!(signals.is_stopped());
     }
@@ -381,13 +261,12 @@ mod tests {
         let signals = Signals::new();
         let counters = counters(1);
         let limits = SearchLimits::default();
-        let main =
-            StopCheck::new(&signals, &counters, 0, &limits, None).finishing_first_iteration();
-        signals.stop();
+        let main = check(&signals, &counters, 0, &limits, None).finishing_first_iteration();
+        signals.interrupt();
         assert_eq!(run(&main, 3 * CHECK_INTERVAL), 3 * CHECK_INTERVAL, "depth 1 was cut short");
         main.first_iteration_done();
         assert_eq!(run(&main, 3 * CHECK_INTERVAL), 0, "the second iteration ignored the stop");
-        let helper = StopCheck::new(&signals, &counters, 0, &limits, None);
+        let helper = check(&signals, &counters, 0, &limits, None);
         assert_eq!(run(&helper, 3 * CHECK_INTERVAL), 0, "a helper waited for its first iteration");
     }
 
@@ -396,7 +275,7 @@ mod tests {
         let signals = Signals::new();
         let counters = counters(2);
         let limits = SearchLimits { nodes: Some(5000), ..SearchLimits::default() };
-        let helper = StopCheck::new(&signals, &counters, 1, &limits, None);
+        let helper = check(&signals, &counters, 1, &limits, None);
         // The other thread has spent three chunks (3072 nodes): this one stops at
         // its first check past a total of 5000 (3072 + 1024 is not enough, 3072 +
         // 2048 is).
@@ -420,7 +299,7 @@ mod tests {
                         let (signals, counters, limits) = (&signals, &counters, &limits);
                         let start = &start;
                         s.spawn(move || {
-                            let check = StopCheck::new(signals, counters, me, limits, None);
+                            let check = check(signals, counters, me, limits, None);
                             start.wait();
                             // Some work per node, as a search does, so that the
                             // threads' time slices interleave through the search.
@@ -457,7 +336,7 @@ mod tests {
         std::thread::sleep(Duration::from_millis(5));
         assert!(clock.hard_expired());
         signals.arm(true, None);
-        let check = StopCheck::new(&signals, &counters, 0, &limits, Some(clock));
+        let check = check(&signals, &counters, 0, &limits, Some(clock));
         assert_eq!(run(&check, 4 * CHECK_INTERVAL), 4 * CHECK_INTERVAL, "stopped while pondering");
         // Without the hold (as after `ponderhit`) the expired clock stops the search.
         signals.arm(false, None);
@@ -477,7 +356,7 @@ mod tests {
             SearchLimits { move_time: Some(Duration::from_millis(1)), ..SearchLimits::default() };
         // The main thread gets no CPU at all: the deadline was published before.
         signals.arm(false, clock_of(&limits).hard_deadline());
-        let helper = StopCheck::new(&signals, &counters, 1, &limits, None);
+        let helper = check(&signals, &counters, 1, &limits, None);
         std::thread::sleep(Duration::from_millis(5));
         assert_eq!(
             run(&helper, 4 * CHECK_INTERVAL),
@@ -501,8 +380,8 @@ mod tests {
             ..SearchLimits::default()
         };
         signals.arm(true, None);
-        let main = StopCheck::new(&signals, &counters, 0, &limits, Some(clock_of(&limits)));
-        let helper = StopCheck::new(&signals, &counters, 1, &limits, None);
+        let main = check(&signals, &counters, 0, &limits, Some(clock_of(&limits)));
+        let helper = check(&signals, &counters, 1, &limits, None);
         std::thread::sleep(Duration::from_millis(5));
         assert_eq!(run(&helper, 4 * CHECK_INTERVAL), 4 * CHECK_INTERVAL, "stopped while pondering");
         // `ponderhit`: the main thread restarts its clock at its next check and
@@ -514,49 +393,41 @@ mod tests {
     }
 
     #[test]
-    fn a_limit_stops_the_threads_but_not_the_hold() {
+    fn the_move_waits_for_the_least_time_counted_from_the_ponderhit() {
         let signals = Signals::new();
+        let counters = counters(1);
+        let least = Duration::from_millis(40);
+        let limits =
+            SearchLimits { min_time: Some(least), ponder: true, ..SearchLimits::default() };
+        // Started long ago: the least time has passed, but not since the ponder hit.
+        let long_ago = Instant::now() - Duration::from_secs(1);
+        let clock = TimeManager::new(&limits, &board::Board::startpos(), Duration::ZERO, long_ago);
         signals.arm(true, None);
-        signals.raise_stop();
-        assert!(signals.is_stopped());
-        assert!(signals.is_held(), "a reached limit released `go infinite`/`go ponder`");
-        signals.ponderhit();
-        signals.wait_for_release();
-        assert!(!signals.is_held());
-        signals.arm(true, None);
-        signals.stop();
-        signals.wait_for_release();
-        assert!(!signals.is_held() && signals.is_stopped());
-    }
-
-    #[test]
-    fn a_waiting_thread_is_woken_by_stop_and_by_ponderhit_and_only_by_them() {
-        for by_stop in [true, false] {
-            let signals = std::sync::Arc::new(Signals::new());
-            signals.arm(true, None);
-            let (done, returned) = std::sync::mpsc::channel();
-            // Not a scoped thread: if the waiter is never woken, the test fails
-            // instead of hanging on the join.
-            let waiter = std::sync::Arc::clone(&signals);
-            std::thread::spawn(move || {
-                waiter.wait_for_release();
-                let _ = done.send(());
+        let main = check(&signals, &counters, 0, &limits, Some(clock));
+        let before = Instant::now();
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                std::thread::sleep(Duration::from_millis(10));
+                signals.ponderhit();
             });
-            // A reached limit stops the threads, but the best move waits for the GUI.
-            signals.raise_stop();
-            assert!(
-                returned.recv_timeout(Duration::from_millis(50)).is_err(),
-                "released by a limit"
-            );
-            if by_stop {
-                signals.stop()
-            } else {
-                signals.ponderhit()
-            }
-            assert!(
-                returned.recv_timeout(Duration::from_secs(10)).is_ok(),
-                "not woken (by_stop: {by_stop})"
-            );
-        }
+            main.wait_to_answer();
+        });
+        assert!(before.elapsed() >= Duration::from_millis(10) + least, "{:?}", before.elapsed());
+        assert!(signals.is_stopped() && !signals.is_held());
+        // `stop` ends the wait at once.
+        let limits =
+            SearchLimits { min_time: Some(Duration::from_secs(600)), ..SearchLimits::default() };
+        let clock = clock_of(&limits);
+        signals.arm(false, clock.hard_deadline());
+        let main = check(&signals, &counters, 0, &limits, Some(clock));
+        let before = Instant::now();
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                std::thread::sleep(Duration::from_millis(10));
+                signals.interrupt();
+            });
+            main.wait_to_answer();
+        });
+        assert!(before.elapsed() < Duration::from_secs(60), "stop did not end the wait");
     }
 }

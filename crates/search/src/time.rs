@@ -1,7 +1,14 @@
-//! The time manager: turns clock figures into a soft limit (do not start
-//! another iteration) and a hard limit (stop now), scales the soft limit by
-//! how stable the best move has been, and predicts how long the next iteration
-//! will take so that one which cannot finish in time is not started.
+//! The time manager, the one place that turns clock figures into limits: a
+//! soft limit (do not start another iteration), a hard limit (stop now) and
+//! the least time before answering (a limited strength's plausible time). It
+//! scales the soft limit by how stable the best move has been and predicts how
+//! long the next iteration will take, so that one which cannot finish in time
+//! is not started. Its clock starts with `go` and again on `ponderhit`.
+//!
+//! Everyone who needs a figure of the clock asks it: the pool (the hard
+//! deadline it publishes to every thread), the main thread's stop rules
+//! (`StopCheck` in `stop.rs`), iterative deepening (the scales) and, outside
+//! the crate, the UCI layer's strength limiter ([`TimeManager::planned`]).
 
 use crate::limits::SearchLimits;
 use crate::params::{
@@ -15,53 +22,41 @@ use crate::params::{
 use board::{Board, Move};
 use std::time::{Duration, Instant};
 
-/// Soft and hard deadlines derived from [`SearchLimits`].
+/// The limits of one search in time, derived from [`SearchLimits`], and the
+/// instant they count from.
 #[derive(Debug, Clone, Copy)]
 pub struct TimeManager {
     start: Instant,
     soft: Option<Duration>,
     hard: Option<Duration>,
+    /// The least time before the best move is announced ([`SearchLimits::min_time`]).
+    least: Option<Duration>,
 }
 
 impl TimeManager {
     /// Plans the time for the side to move of `root` from `limits`, keeping
-    /// `overhead` in reserve per move for communication lag.
+    /// `overhead` in reserve per move for communication lag, counted from `start`.
     pub fn new(
         limits: &SearchLimits,
         root: &Board,
         overhead: Duration,
         start: Instant,
     ) -> TimeManager {
-        let us = root.side_to_move();
-        if let Some(t) = limits.move_time {
-            let t = t.saturating_sub(overhead).max(Duration::from_millis(1));
-            return TimeManager { start, soft: Some(t), hard: Some(t) };
-        }
-        let Some(left) = limits.time[us as usize] else {
-            return TimeManager { start, soft: None, hard: None };
-        };
-        let inc = limits.increment[us as usize];
-        let horizon = horizon(time_horizon_moves(), time_horizon_slope(), root.fullmove_number());
-        let moves = limits.moves_to_go.unwrap_or(horizon).clamp(1, time_max_moves_to_go());
-        // Never plan to use time we do not have: keep the overhead and a sliver in reserve.
-        let usable = left.saturating_sub(overhead).saturating_sub(left / time_reserve_divisor());
-        let per_move = usable / moves + inc * time_increment_share() as u32 / 100;
-        let fraction = |(numerator, denominator): (u32, u32)| usable * numerator / denominator;
-        let soft = per_move.min(fraction(time_soft_max_fraction()));
-        let hard_max = if moves == 1 {
-            fraction(time_hard_max_fraction_last_move())
-        } else {
-            fraction(time_hard_max_fraction())
-        };
-        let hard = (per_move * time_hard_per_move_factor()).min(hard_max);
-        let floor = Duration::from_millis(1);
-        let hard = hard.max(floor);
-        TimeManager { start, soft: Some(soft.clamp(floor, hard)), hard: Some(hard) }
+        let (soft, hard) = limits_of(limits, root, overhead).unzip();
+        TimeManager { start, soft, hard, least: limits.min_time }
     }
 
-    /// Restarts the clock (on `ponderhit`).
-    pub fn restart(&mut self, now: Instant) {
+    /// The time the clock allows for this move, as planned: the soft limit
+    /// (all of `movetime`, less the overhead). `None` without a clock.
+    pub fn planned(&self) -> Option<Duration> {
+        self.soft
+    }
+
+    /// Restarts the clock at `now` (on `ponderhit`: while pondering the clock
+    /// does not run) and returns the new hard deadline, for the other threads.
+    pub fn restart(&mut self, now: Instant) -> Option<Instant> {
         self.start = now;
+        self.hard_deadline()
     }
 
     /// Time since the search (or the ponder hit) started.
@@ -79,6 +74,12 @@ impl TimeManager {
         self.hard.is_some_and(|h| self.elapsed() >= h)
     }
 
+    /// The earliest instant the best move may be announced (`None`: as soon as
+    /// the search ends).
+    pub fn earliest_answer(&self) -> Option<Instant> {
+        self.least.map(|l| self.start + l)
+    }
+
     /// Whether to stop deepening: the soft limit, scaled by `factor` (more when
     /// the best move keeps changing, less when it is stable), would be passed
     /// before half of the `next` iteration (its predicted length) is done. An
@@ -92,6 +93,39 @@ impl TimeManager {
         let expected = self.elapsed() + next / time_iteration_divisor();
         self.soft.is_some_and(|s| expected.as_secs_f64() >= s.as_secs_f64() * factor)
     }
+}
+
+/// The soft and hard limits of `limits` for the side to move of `root`, with
+/// `overhead` kept in reserve (docs/time.md has the formulas); `None` without
+/// a clock.
+fn limits_of(
+    limits: &SearchLimits,
+    root: &Board,
+    overhead: Duration,
+) -> Option<(Duration, Duration)> {
+    let us = root.side_to_move();
+    if let Some(t) = limits.move_time {
+        let t = t.saturating_sub(overhead).max(Duration::from_millis(1));
+        return Some((t, t));
+    }
+    let left = limits.time[us as usize]?;
+    let inc = limits.increment[us as usize];
+    let horizon = horizon(time_horizon_moves(), time_horizon_slope(), root.fullmove_number());
+    let moves = limits.moves_to_go.unwrap_or(horizon).clamp(1, time_max_moves_to_go());
+    // Never plan to use time we do not have: keep the overhead and a sliver in reserve.
+    let usable = left.saturating_sub(overhead).saturating_sub(left / time_reserve_divisor());
+    let per_move = usable / moves + inc * time_increment_share() as u32 / 100;
+    let fraction = |(numerator, denominator): (u32, u32)| usable * numerator / denominator;
+    let soft = per_move.min(fraction(time_soft_max_fraction()));
+    let hard_max = if moves == 1 {
+        fraction(time_hard_max_fraction_last_move())
+    } else {
+        fraction(time_hard_max_fraction())
+    };
+    let hard = (per_move * time_hard_per_move_factor()).min(hard_max);
+    let floor = Duration::from_millis(1);
+    let hard = hard.max(floor);
+    Some((soft.clamp(floor, hard), hard))
 }
 
 /// The moves the clock is spread over without `movestogo` at full move
@@ -255,6 +289,7 @@ mod tests {
             start,
             soft: Some(Duration::from_millis(100)),
             hard: Some(Duration::from_millis(400)),
+            least: None,
         };
         // 60 ms spent of a 100 ms soft limit: a short next iteration is started,
         // one predicted to need 100 ms (half of it past the limit) is not.
@@ -277,6 +312,32 @@ mod tests {
         assert_eq!(horizon(40, 50, 70), 25);
         assert_eq!(horizon(40, 50, 200), 15);
         assert_eq!(horizon(40, 50, 1), 59);
+    }
+
+    #[test]
+    fn ponderhit_restarts_every_limit_from_the_hit() {
+        let limits = SearchLimits {
+            move_time: Some(Duration::from_millis(100)),
+            min_time: Some(Duration::from_millis(50)),
+            ponder: true,
+            ..SearchLimits::default()
+        };
+        let start = Instant::now() - Duration::from_secs(10);
+        let mut tm = TimeManager::new(&limits, &Board::startpos(), Duration::ZERO, start);
+        assert!(tm.hard_expired());
+        assert_eq!(tm.earliest_answer(), Some(start + Duration::from_millis(50)));
+        let hit = Instant::now();
+        let deadline = tm.restart(hit);
+        assert_eq!(deadline, Some(hit + Duration::from_millis(100)), "the deadline to publish");
+        assert_eq!(tm.hard_deadline(), deadline);
+        assert_eq!(tm.earliest_answer(), Some(hit + Duration::from_millis(50)));
+        assert!(!tm.hard_expired() || tm.elapsed() >= Duration::from_millis(100));
+        let free =
+            TimeManager::new(&SearchLimits::default(), &Board::startpos(), Duration::ZERO, hit);
+        assert_eq!(
+            (free.planned(), free.hard_deadline(), free.earliest_answer()),
+            (None, None, None)
+        );
     }
 
     #[test]
