@@ -38,6 +38,11 @@ impl PieceTo {
 
 const PIECE_TO: usize = 12 * 64 + 1;
 
+/// The earlier moves a quiet move's continuation history is read and written
+/// against: the moves played one, two, four and six plies before it. The last
+/// two are [`PieceTo::NONE`] (whose entries stay 0) unless `conthist46` is on.
+pub type Continuations = [PieceTo; 4];
+
 /// Capture history is indexed by the captured piece, or this slot for a
 /// promotion that captures nothing.
 const NO_VICTIM: usize = 6;
@@ -95,6 +100,12 @@ impl Histories {
         self.continuation[before.0 as usize * PIECE_TO + now.0 as usize] as i32
     }
 
+    /// The continuation history of playing `now` after each of `prev`, summed.
+    #[inline(always)]
+    pub fn continuations(&self, prev: &Continuations, now: PieceTo) -> i32 {
+        prev.iter().map(|&before| self.continuation(before, now)).sum()
+    }
+
     /// The capture history of noisy move `mv` (moving `pt`) in `board`.
     #[inline(always)]
     pub fn capture(&self, board: &Board, pt: PieceTo, mv: Move) -> i32 {
@@ -135,7 +146,7 @@ impl Histories {
         ply: usize,
         best: (Move, PieceTo),
         tried: &[(Move, PieceTo)],
-        prev: [PieceTo; 2],
+        prev: &Continuations,
         depth: i32,
     ) {
         let bonus = stat_bonus(depth);
@@ -147,24 +158,38 @@ impl Histories {
         if prev[0] != PieceTo::NONE {
             self.counters[prev[0].0 as usize] = best.0;
         }
-        self.update_one(color, best, prev, bonus);
+        self.reward_quiet(color, best, prev, bonus);
         for &(mv, pt) in tried {
             if mv != best.0 {
-                self.update_one(color, (mv, pt), prev, -bonus);
+                self.reward_quiet(color, (mv, pt), prev, -bonus);
             }
         }
     }
 
+    /// Moves the butterfly and continuation history of `color`'s quiet move
+    /// `mv` (moving `pt`, played after `prev`) by `bonus` (negative: a malus).
     #[inline(always)]
-    fn update_one(
+    pub fn reward_quiet(
         &mut self,
         color: Color,
         (mv, pt): (Move, PieceTo),
-        prev: [PieceTo; 2],
+        prev: &Continuations,
         bonus: i32,
     ) {
+        self.reward_butterfly(color, mv, bonus);
+        self.reward_continuation(prev, pt, bonus);
+    }
+
+    /// Moves the butterfly history of `color`'s move `mv` by `bonus`.
+    #[inline(always)]
+    pub fn reward_butterfly(&mut self, color: Color, mv: Move, bonus: i32) {
         gravity(&mut self.butterfly[color as usize][mv.from() as usize][mv.to() as usize], bonus);
-        for before in prev {
+    }
+
+    /// Moves the continuation history of `pt` after each of `prev` by `bonus`.
+    #[inline(always)]
+    pub fn reward_continuation(&mut self, prev: &Continuations, pt: PieceTo, bonus: i32) {
+        for &before in prev {
             if before != PieceTo::NONE {
                 gravity(
                     &mut self.continuation[before.0 as usize * PIECE_TO + pt.0 as usize],
@@ -192,5 +217,23 @@ mod tests {
         // A quiet cutoff punishes every capture tried.
         h.update_captures(&board, None, &[(exd5, pt(exd5))], 8);
         assert!(h.capture(&board, pt(exd5), exd5) < stat_bonus(8));
+    }
+
+    #[test]
+    fn continuation_updates_reach_every_earlier_move_but_none() {
+        let mut h = Histories::default();
+        let board = Board::from_fen("4k3/8/8/8/8/8/8/4K1N1 w - - 0 1").expect("valid FEN");
+        let nf3 = board.parse_uci_move("g1f3", false).expect("legal");
+        let pt = PieceTo::new(Color::White, Piece::Knight, nf3.to());
+        let before = |sq: Square| PieceTo::new(Color::Black, Piece::King, sq);
+        let near = [before(Square::E7), before(Square::D7), PieceTo::NONE, PieceTo::NONE];
+        let far = [before(Square::E7), before(Square::D7), before(Square::C7), before(Square::B7)];
+        h.update_quiet(Color::White, 0, (nf3, pt), &[], &near, 8);
+        assert_eq!(h.continuation(PieceTo::NONE, pt), 0, "the empty slot never learns");
+        assert_eq!(h.continuations(&near, pt), 2 * stat_bonus(8));
+        assert_eq!(h.continuations(&far, pt), 2 * stat_bonus(8), "plies 4 and 6 not yet learnt");
+        h.reward_quiet(Color::White, (nf3, pt), &far, stat_bonus(8));
+        assert!(h.continuation(before(Square::B7), pt) > 0);
+        assert!(h.butterfly(Color::White, nf3) > stat_bonus(8));
     }
 }

@@ -355,6 +355,17 @@ tunables! {
     fixed history_bonus_offset: i32 = 100;
     /// ... up to this.
     fixed history_bonus_max: i32 = 1500;
+    /// `evalhist`: the opponent's quiet move's butterfly history moves by minus
+    /// this much per centipawn of the two evals' sum (the mover's eval after it
+    /// against the mover's eval before, as seen from each side) ...
+    eval_history_per_cp = 30, 10..=100, step 4;
+    /// ... kept within this much either way ...
+    eval_history_bound = 1500, 500..=4000, step 150;
+    /// ... plus this.
+    eval_history_offset = 600, 0..=2000, step 80;
+    /// `priorbonus`: the bonus of the move that caused a fail low, in hundredths
+    /// of a cutoff's bonus at the node's depth.
+    prior_move_bonus_percent = 100, 25..=200, step 10;
 
     // Step 14. Correction history (`correction.rs`).
     /// The largest correction an entry holds, in centipawns.

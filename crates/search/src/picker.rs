@@ -3,7 +3,7 @@
 //! captures last; in quiescence, good captures and, at its first ply, quiet
 //! checks. Moves are generated only when a stage needs them.
 
-use crate::history::{Histories, PieceTo};
+use crate::history::{Continuations, Histories, PieceTo};
 use crate::params::{
     capture_order_history_divisor, capture_order_mvv_weight, good_see_threshold, mvv_victim_weight,
     noisy_evasion_bonus, underpromotion_order,
@@ -30,8 +30,8 @@ enum Stage {
 /// histories: built once per node.
 #[derive(Clone, Copy)]
 pub struct PickerContext {
-    /// The moves played one and two plies before (for continuation history and counter-moves).
-    pub prev: [PieceTo; 2],
+    /// The moves played before (for continuation history; the last for counter-moves).
+    pub prev: Continuations,
     /// The killers of this ply.
     pub killers: [Move; 2],
     /// Whether captures are ordered by capture history too (not MVV-LVA alone).
@@ -46,8 +46,8 @@ pub struct MovePicker {
     hash_move: Move,
     killers: [Move; 2],
     counter: Move,
-    /// The moves one and two plies before (continuation history).
-    prev: [PieceTo; 2],
+    /// The moves played before (continuation history).
+    prev: Continuations,
     capture_history: bool,
     /// Quiescence outside check: captures and promotions only, bad ones dropped.
     noisy_only: bool,
@@ -125,7 +125,7 @@ impl MovePicker {
             hash_move,
             killers: [Move::NULL; 2],
             counter: Move::NULL,
-            prev: [PieceTo::NONE; 2],
+            prev: [PieceTo::NONE; 4],
             capture_history: false,
             noisy_only: false,
             quiet_checks: false,
@@ -166,7 +166,7 @@ impl MovePicker {
                             noisy_score(board, mv, histories, capture_history)
                                 + noisy_evasion_bonus()
                         } else {
-                            quiet_score(board, mv, histories, prev)
+                            quiet_score(board, mv, histories, &prev)
                         });
                     }
                     self.index = 0;
@@ -223,7 +223,7 @@ impl MovePicker {
                     self.scores.clear();
                     let prev = self.prev;
                     for &mv in self.moves.as_slice() {
-                        self.scores.push(quiet_score(board, mv, histories, prev));
+                        self.scores.push(quiet_score(board, mv, histories, &prev));
                     }
                     self.index = 0;
                     self.stage = Stage::Quiet;
@@ -321,15 +321,13 @@ fn noisy_score(board: &Board, mv: Move, histories: &Histories, capture_history: 
     score
 }
 
-/// A quiet move's order: butterfly history and two plies of continuation history.
+/// A quiet move's order: butterfly history and continuation history.
 #[inline]
-fn quiet_score(board: &Board, mv: Move, histories: &Histories, prev: [PieceTo; 2]) -> i32 {
+fn quiet_score(board: &Board, mv: Move, histories: &Histories, prev: &Continuations) -> i32 {
     let us = board.side_to_move();
     let piece = board.piece_on(mv.from()).unwrap_or(Piece::Pawn);
     let pt = PieceTo::new(us, piece, mv.to());
-    histories.butterfly(us, mv)
-        + histories.continuation(prev[0], pt)
-        + histories.continuation(prev[1], pt)
+    histories.butterfly(us, mv) + histories.continuations(prev, pt)
 }
 
 #[cfg(test)]

@@ -21,7 +21,7 @@ mod search;
 mod table;
 
 use crate::correction::{CorrectionHistory, Kinds};
-use crate::history::{Histories, PieceTo};
+use crate::history::{Continuations, Histories, PieceTo};
 use crate::numa::NodeNetwork;
 use crate::params::{MAX_SEARCH_PLY, fifty_move_damping_base};
 use crate::report::{Progress, RootLine};
@@ -42,6 +42,9 @@ struct Frame {
     static_eval: i32,
     /// The move made from this ply (to reach ply + 1), for continuation history.
     moved: PieceTo,
+    /// The same move when it is quiet (null when it is noisy or a null move),
+    /// for the history updates that reward or punish it from the next ply.
+    quiet: Move,
     /// The move a singular-extension search at this ply leaves out (null: none).
     excluded: Move,
     /// How many double extensions the line to this ply holds.
@@ -54,6 +57,7 @@ impl Frame {
     const EMPTY: Frame = Frame {
         static_eval: NO_EVAL,
         moved: PieceTo::NONE,
+        quiet: Move::NULL,
         excluded: Move::NULL,
         double_extensions: 0,
         cutoffs: 0,
@@ -276,6 +280,20 @@ impl Worker {
             if ply >= back { self.frames[ply - back].moved } else { PieceTo::NONE }
         };
         [moved(1), moved(2)]
+    }
+
+    /// The moves a quiet move at `ply` is scored against in continuation
+    /// history: one and two plies before, and with `conthist46` four and six.
+    #[inline(always)]
+    fn continuations(&self, ctx: &SearchContext, ply: usize) -> Continuations {
+        let moved = |back: usize| {
+            if ply >= back { self.frames[ply - back].moved } else { PieceTo::NONE }
+        };
+        if ctx.features.far_continuation {
+            [moved(1), moved(2), moved(4), moved(6)]
+        } else {
+            [moved(1), moved(2), PieceTo::NONE, PieceTo::NONE]
+        }
     }
 
     /// What correction history says of the static eval of the current position,

@@ -6,7 +6,7 @@
 use super::table::{NodeResult, bound_settles, tt_cutoff, tt_score};
 use super::{NO_EVAL, SearchContext, Worker};
 use crate::correction::Kinds;
-use crate::history::PieceTo;
+use crate::history::{Continuations, PieceTo, stat_bonus};
 use crate::params::*;
 use crate::picker::{MovePicker, PickerContext};
 use board::{Board, CheckSquares, Move, StackList};
@@ -58,8 +58,8 @@ struct Node {
     static_eval: i32,
     /// The table's move, if legal here (and a root move at the root); else null.
     hash_move: Move,
-    /// The moves played one and two plies before.
-    prev: [PieceTo; 2],
+    /// The moves played before, for continuation history.
+    prev: Continuations,
     /// The size of the static eval's correction, with `corrterms` on (else 0).
     correction_size: i32,
     /// With `ttpv` on: a PV node, or one the table remembers on a PV.
@@ -163,6 +163,9 @@ impl Worker {
             && !singular_search
             && let Some(score) = hit.and_then(|h| tt_cutoff(&h, depth, alpha, beta, ply))
         {
+            if ctx.features.tt_cutoff_history {
+                self.learn_from_table_cutoff(ctx, hash_move, score, beta, depth, ply);
+            }
             return score;
         }
         if K::ROOT && !self.root.contains(hash_move) {
@@ -218,6 +221,9 @@ impl Worker {
             }
         }
         self.frames[ply].static_eval = static_eval;
+        if ctx.features.eval_history && !K::ROOT && !in_check && !singular_search {
+            self.learn_from_eval_change(ply, static_eval);
+        }
         if !K::ROOT {
             self.histories.killers[ply + 1] = [Move::NULL; 2];
         }
@@ -235,7 +241,7 @@ impl Worker {
             improving: self.improving(ctx, ply, static_eval),
             static_eval,
             hash_move,
-            prev: self.prev_moves(ply),
+            prev: self.continuations(ctx, ply),
             correction_size: if ctx.features.correction_terms { correction.abs() } else { 0 },
             tt_pv: ctx.features.tt_pv && (pv_node || hit.is_some_and(|h| h.pv)),
         };
@@ -309,6 +315,7 @@ impl Worker {
                 reports.root_move(mv, moves_tried + 1);
             }
             self.frames[ply].moved = c.pt;
+            self.frames[ply].quiet = if c.noisy { Move::NULL } else { mv };
             let nodes_before = self.nodes;
             self.make_move(mv, ctx.tt);
             moves_tried += 1;
@@ -332,6 +339,16 @@ impl Worker {
                             ply + 1,
                             !cut_node,
                         );
+                        if ctx.features.lmr_continuation && !self.stopped {
+                            let bonus = if score <= alpha {
+                                -stat_bonus(depth)
+                            } else if score >= beta {
+                                stat_bonus(depth)
+                            } else {
+                                0
+                            };
+                            self.histories.reward_continuation(&node.prev, c.pt, bonus);
+                        }
                     }
                 }
                 // A null-window fail high inside the window: re-search with this node's own
@@ -420,6 +437,11 @@ impl Worker {
                 pv: pv_node || node.tt_pv,
             };
             ctx.store(key, ply, result);
+        }
+
+        // Step 13b. A fail low: the opponent's quiet move that led here refuted every move.
+        if ctx.features.prior_move_bonus && !K::ROOT && best_move.is_null() {
+            self.reward_prior_move(ctx, ply, node.depth);
         }
 
         // Step 14. Correction history.
@@ -512,8 +534,7 @@ impl Worker {
             if ctx.features.capture_history { self.histories.capture(board, pt, mv) } else { 0 }
         } else {
             self.histories.butterfly(board.side_to_move(), mv)
-                + self.histories.continuation(node.prev[0], pt)
-                + self.histories.continuation(node.prev[1], pt)
+                + self.histories.continuations(&node.prev, pt)
         };
         let base_reduction = lmr_reduction(node.depth as usize, moves_tried);
         let gives_check =
@@ -651,9 +672,64 @@ impl Worker {
         } else {
             let us = board.side_to_move();
             let best = (c.mv, c.pt);
-            self.histories.update_quiet(us, node.ply, best, &tried.quiets, node.prev, depth);
+            self.histories.update_quiet(us, node.ply, best, &tried.quiets, &node.prev, depth);
             self.histories.update_captures(board, None, &tried.captures, depth);
         }
+    }
+
+    /// Step 3, `ttcuthist`: a table cutoff with `score` at `depth` teaches the
+    /// history of its quiet hash move (`hash_move`, legal or null): a bonus when
+    /// it held `beta`, a malus when the stored bound says the node fails low.
+    #[inline(always)]
+    fn learn_from_table_cutoff(
+        &mut self,
+        ctx: &SearchContext,
+        hash_move: Move,
+        score: i32,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+    ) {
+        if hash_move.is_null() || self.board().is_noisy(hash_move) {
+            return;
+        }
+        let us = self.board().side_to_move();
+        let prev = self.continuations(ctx, ply);
+        let bonus = if score >= beta { stat_bonus(depth) } else { -stat_bonus(depth) };
+        self.histories.reward_quiet(us, (hash_move, self.piece_to(hash_move)), &prev, bonus);
+    }
+
+    /// Step 4, `evalhist`: the static eval's change across the opponent's quiet
+    /// move, both sides' evals known, moves that move's butterfly history. The
+    /// two evals are each from the side to move's view, so their sum is how much
+    /// the move lost for its mover: the larger, the worse the move.
+    #[inline(always)]
+    fn learn_from_eval_change(&mut self, ply: usize, static_eval: i32) {
+        let parent = &self.frames[ply - 1];
+        if parent.quiet.is_null() || parent.static_eval == NO_EVAL {
+            return;
+        }
+        let loss = parent.static_eval + static_eval;
+        let bonus = (-eval_history_per_cp() * loss)
+            .clamp(-eval_history_bound(), eval_history_bound())
+            + eval_history_offset();
+        let them = !self.board().side_to_move();
+        self.histories.reward_butterfly(them, parent.quiet, bonus);
+    }
+
+    /// Step 13b, `priorbonus`: the node at `ply` failed low at `depth`, so the
+    /// opponent's move that led to it, when quiet, refuted all of its moves: a
+    /// history bonus for it, against the moves played before it.
+    #[inline(always)]
+    fn reward_prior_move(&mut self, ctx: &SearchContext, ply: usize, depth: i32) {
+        let parent = self.frames[ply - 1];
+        if parent.quiet.is_null() {
+            return;
+        }
+        let them = !self.board().side_to_move();
+        let prev = self.continuations(ctx, ply - 1);
+        let bonus = stat_bonus(depth) * prior_move_bonus_percent() / 100;
+        self.histories.reward_quiet(them, (parent.quiet, parent.moved), &prev, bonus);
     }
 
     /// Step 14. Correction history: remember how far the search's result lay from
@@ -677,7 +753,13 @@ impl Worker {
         {
             let kinds = Kinds::of(&ctx.features);
             let difference = best_score - static_eval;
-            self.correction.update(&board, node.prev, kinds, difference, node.depth);
+            self.correction.update(
+                &board,
+                [node.prev[0], node.prev[1]],
+                kinds,
+                difference,
+                node.depth,
+            );
         }
     }
 
@@ -752,6 +834,7 @@ impl Worker {
         let Node { depth, beta, ply, .. } = *node;
         let r = nmp_reduction(depth, eval - beta);
         self.frames[ply].moved = PieceTo::NONE;
+        self.frames[ply].quiet = Move::NULL;
         self.make_null(ctx.tt);
         let score = -self.search::<Inner>(ctx, -beta, -beta + 1, depth - r, ply + 1, !node.cut);
         self.unmake_move();
