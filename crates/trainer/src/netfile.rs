@@ -78,23 +78,6 @@ mod tests {
     use board::{Board, Color, Piece};
     use eval::nnue::{Accumulator, HIDDEN, NetError, Network, feature_index, view};
 
-    /// A network of the engine's size with small pseudo-random weights.
-    fn random_network(seed: u64) -> Box<Network> {
-        let mut state = seed;
-        let mut next = move |range: i16| {
-            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            ((state >> 33) % (2 * range as u64 + 1)) as i16 - range
-        };
-        let mut net = Network::zeroed();
-        for row in net.feature_weights.iter_mut() {
-            row.iter_mut().for_each(|w| *w = next(60));
-        }
-        net.feature_biases.iter_mut().for_each(|w| *w = next(100));
-        net.output_weights.iter_mut().flatten().for_each(|w| *w = next(120));
-        net.output_bias = i32::from(next(1000)) * 10;
-        net
-    }
-
     /// `net` as a [`NetworkFile`] of its size.
     fn as_file(net: &Network) -> NetworkFile {
         NetworkFile {
@@ -122,7 +105,7 @@ mod tests {
 
     #[test]
     fn a_network_file_of_the_engines_size_is_the_engines_network() {
-        let net = random_network(7);
+        let net = Network::pseudo_random(7);
         let file = as_file(&net);
         let bytes = file.to_bytes();
         assert_eq!(bytes.len(), Network::FILE_LEN);

@@ -257,7 +257,7 @@ fn update<const A: usize, const R: usize>(
 
 #[cfg(test)]
 mod tests {
-    use super::super::network::tests::random_network;
+
     use super::*;
 
     /// Walks a few plies of every line from a set of positions rich in special
@@ -292,7 +292,7 @@ mod tests {
 
     #[test]
     fn incremental_equals_fresh_at_every_node() {
-        let net = random_network(7);
+        let net = Network::pseudo_random(7);
         let mut nodes = 0;
         for fen in POSITIONS {
             let board = Board::from_fen(fen).expect("valid FEN");
@@ -305,7 +305,7 @@ mod tests {
     fn a_wrong_update_is_caught() {
         // Forgetting the captured piece leaves a different accumulator: the
         // comparison that `play` makes in debug builds must see it.
-        let net = random_network(9);
+        let net = Network::pseudo_random(9);
         let board = Board::from_fen("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1").expect("valid FEN");
         let capture = board.parse_uci_move("e4d5", false).expect("legal");
         let acc = Accumulator::new(&net, &board);
@@ -324,7 +324,7 @@ mod tests {
         // view changes, the move updated incrementally, without the refresh,
         // gives a different accumulator (with one unmirrored bucket no view
         // ever changes).
-        let net = random_network(11);
+        let net = Network::pseudo_random(11);
         for (fen, uci) in [
             ("4k3/8/8/8/8/8/8/3K4 w - - 0 1", "d1e1"),
             ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", "e1e2"),
@@ -360,7 +360,7 @@ mod tests {
     #[should_panic(expected = "incremental accumulator differs")]
     fn play_asserts_in_debug_builds() {
         // An accumulator that is not the board's: `play` must notice.
-        let net = random_network(9);
+        let net = Network::pseudo_random(9);
         let board = Board::startpos();
         let mut acc = Accumulator::new(&net, &board);
         acc.values[0][0] = acc.values[0][0].wrapping_add(1);

@@ -181,6 +181,25 @@ impl Network {
         unsafe { zeroed.assume_init() }
     }
 
+    /// A network of the engine's size with small pseudo-random weights, the
+    /// same for the same `seed`: a stand-in for a trained net in tests of the
+    /// network's arithmetic and its file format.
+    pub fn pseudo_random(seed: u64) -> Box<Network> {
+        let mut state = seed;
+        let mut next = move |range: i16| {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((state >> 33) % (2 * range as u64 + 1)) as i16 - range
+        };
+        let mut net = Network::zeroed();
+        for row in net.feature_weights.iter_mut() {
+            row.iter_mut().for_each(|w| *w = next(60));
+        }
+        net.feature_biases.iter_mut().for_each(|w| *w = next(100));
+        net.output_weights.iter_mut().flatten().for_each(|w| *w = next(120));
+        net.output_bias = i32::from(next(1000)) * 10;
+        net
+    }
+
     /// A copy on the heap, made without a copy on the stack.
     pub fn boxed_copy(&self) -> Box<Network> {
         let mut copy = Network::zeroed();
@@ -364,26 +383,9 @@ pub(crate) mod tests {
         }
     }
 
-    /// A network with small pseudo-random weights.
-    pub(crate) fn random_network(seed: u64) -> Box<Network> {
-        let mut state = seed;
-        let mut next = move |range: i16| {
-            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            ((state >> 33) % (2 * range as u64 + 1)) as i16 - range
-        };
-        let mut net = Network::zeroed();
-        for row in net.feature_weights.iter_mut() {
-            row.iter_mut().for_each(|w| *w = next(60));
-        }
-        net.feature_biases.iter_mut().for_each(|w| *w = next(100));
-        net.output_weights.iter_mut().flatten().for_each(|w| *w = next(120));
-        net.output_bias = i32::from(next(1000)) * 10;
-        net
-    }
-
     #[test]
     fn files_round_trip_and_damage_is_refused() {
-        let net = random_network(3);
+        let net = Network::pseudo_random(3);
         let bytes = net.to_bytes();
         assert_eq!(bytes.len(), Network::FILE_LEN);
         assert_eq!(Network::from_bytes_boxed(&bytes).as_deref(), Ok(&*net));
@@ -428,7 +430,7 @@ pub(crate) mod tests {
         // largest: each perspective's sum nearly fills an i32, so adding the two
         // in i32 would wrap (and a winning position would read as lost).
         for (weight, expected) in [(127i16, crate::MAX_EVAL), (-127, -crate::MAX_EVAL)] {
-            let mut net = random_network(5);
+            let mut net = Network::pseudo_random(5);
             net.output_weights = [[weight; HIDDEN]; 2];
             net.output_bias = 0;
             let acc = Accumulator { values: [[QA as i16; HIDDEN]; 2] };
