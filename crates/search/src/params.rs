@@ -310,6 +310,9 @@ tunables! {
     double_extension_margin = 18 was 20, 5..=60, step 5;
     /// Double extensions: at most this many along a line.
     fixed max_double_extensions: u8 = 6;
+    /// `tripleext`: a quiet hash move singular by this much more (at non-PV
+    /// nodes) is extended three plies.
+    triple_extension_margin = 80, 30..=200, step 10;
 
     // Step 10b. Check extension.
     /// Extensions stop at this many times the iteration's depth ...
@@ -321,6 +324,12 @@ tunables! {
     // Step 11. Late move reductions.
     /// Late move reductions apply from this depth.
     fixed lmr_min_depth: i32 = 3;
+    /// `hindsight`: a node whose parent reduced it by at least this many plies
+    /// is searched a ply deeper (unless the opponent's eval worsened) ...
+    fixed hindsight_deeper_reduction: i32 = 3;
+    /// ... and one reduced at all, at least two plies deep, a ply shallower
+    /// when the two sides' evals before and after the move sum to more than this.
+    hindsight_shallower_margin = 80, 20..=200, step 10;
     /// The LMR table's constant term, in hundredths of a ply.
     lmr_base = 63 was 50, 0..=150, step 10;
     /// The LMR table's divisor of `ln(depth) × ln(move number)`, in hundredths.
@@ -382,6 +391,12 @@ tunables! {
     /// Quiescence futility: when stand pat plus the margin cannot reach alpha, a capture
     /// is skipped unless its SEE is at least this (it wins material).
     fixed qs_futility_see_threshold: i32 = 1;
+    /// `qslimits`: out of check, quiescence tries at most this many captures
+    /// that are not recaptures, promotions or checks ...
+    fixed qs_capture_limit: usize = 3;
+    /// ... and in check, once a line that avoids mate is known, at most this
+    /// many quiet evasions.
+    fixed qs_quiet_evasion_limit: usize = 1;
 
     // Aspiration windows.
     /// Aspiration windows apply from this depth on.

@@ -51,6 +51,9 @@ struct Frame {
     double_extensions: u8,
     /// How many of the parent's children searched so far failed high here (`cutoffcnt`).
     cutoffs: u8,
+    /// With `hindsight`: the late move reduction of the move that reached this
+    /// ply, set by the parent and taken (reset to 0) by the node.
+    reduction: i32,
 }
 
 impl Frame {
@@ -61,6 +64,7 @@ impl Frame {
         excluded: Move::NULL,
         double_extensions: 0,
         cutoffs: 0,
+        reduction: 0,
     };
 }
 

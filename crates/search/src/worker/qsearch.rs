@@ -4,12 +4,14 @@
 
 use super::table::{NodeResult, bound_settles, tt_cutoff, tt_score};
 use super::{NO_EVAL, SearchContext, Worker};
+use crate::history::PieceTo;
 use crate::params::{
-    MAX_SEARCH_PLY, good_see_threshold, qs_futility_margin, qs_futility_see_threshold,
+    MAX_SEARCH_PLY, good_see_threshold, qs_capture_limit, qs_futility_margin,
+    qs_futility_see_threshold, qs_quiet_evasion_limit,
 };
 use crate::picker::MovePicker;
 use board::{Move, Piece, see_value};
-use tt::{Bound, INFINITY, MATE, is_decisive};
+use tt::{Bound, DECISIVE_BOUND, INFINITY, MATE, is_decisive};
 
 impl Worker {
     /// Quiescence search: captures and promotions (all evasions in check) until quiet;
@@ -74,7 +76,11 @@ impl Worker {
                 }
             }
             if best_score >= beta {
-                return best_score;
+                return if ctx.features.qs_blend && !is_decisive(best_score) {
+                    (best_score + beta) / 2
+                } else {
+                    best_score
+                };
             }
             alpha = alpha.max(best_score);
         }
@@ -89,6 +95,13 @@ impl Worker {
             MovePicker::quiescence(self.board(), hash_move, ctx.features.capture_history, checks);
         let mut best_move = Move::NULL;
         let mut moves_tried = 0;
+        // With `qslimits`: where the previous move landed (a recapture there is
+        // never skipped), and the quiet evasions tried.
+        let recapture_square = {
+            let last = if ply > 0 { self.frames[ply - 1].moved } else { PieceTo::NONE };
+            (last != PieceTo::NONE).then_some(last.0 & 63)
+        };
+        let mut quiet_evasions = 0;
         while let Some(mv) = picker.next(self.board(), &self.histories) {
             // The picker hands out only captures and quiet checks that do not lose
             // material; the hash move it does not test.
@@ -117,6 +130,26 @@ impl Worker {
                     continue;
                 }
             }
+            if ctx.features.qs_limits && best_score > -DECISIVE_BOUND {
+                let board = self.board();
+                if in_check {
+                    if !board.is_noisy(mv) {
+                        if quiet_evasions >= qs_quiet_evasion_limit() {
+                            break;
+                        }
+                        quiet_evasions += 1;
+                    }
+                } else if moves_tried >= qs_capture_limit()
+                    && mv.promotion().is_none()
+                    && recapture_square != Some(mv.to() as u16)
+                    && !board.gives_check(mv)
+                {
+                    continue;
+                }
+            }
+            if ctx.features.qs_limits {
+                self.frames[ply].moved = self.piece_to(mv);
+            }
             moves_tried += 1;
             self.make_move(mv, ctx.tt);
             let score = -self.qsearch(ctx, -beta, -alpha, ply + 1, false);
@@ -137,6 +170,9 @@ impl Worker {
         }
         if in_check && moves_tried == 0 {
             return -MATE + ply as i32;
+        }
+        if ctx.features.qs_blend && best_score > beta && !is_decisive(best_score) {
+            best_score = (3 * best_score + beta) / 4;
         }
         let bound = if best_score >= beta { Bound::Lower } else { Bound::Upper };
         let result = NodeResult {

@@ -119,6 +119,11 @@ impl Worker {
     ) -> i32 {
         debug_assert_eq!(K::ROOT, ply == 0, "the root is the search at ply 0");
         let pv_node = beta - alpha > 1;
+        let prior_reduction = if ctx.features.hindsight {
+            std::mem::take(&mut self.frames[ply].reduction)
+        } else {
+            0
+        };
         let excluded = self.frames[ply].excluded;
         let singular_search = !excluded.is_null();
         self.pv_len[ply] = ply;
@@ -246,6 +251,12 @@ impl Worker {
             tt_pv: ctx.features.tt_pv && (pv_node || hit.is_some_and(|h| h.pv)),
         };
 
+        // Step 4b. Hindsight: the parent's reduction of the move that led here, read
+        // with both sides' evals.
+        if ctx.features.hindsight && !K::ROOT && !in_check && !singular_search {
+            node.depth += self.hindsight(&node, prior_reduction);
+        }
+
         // Steps 5 to 6. Whole-node pruning, before any move is searched.
         if !pv_node
             && !in_check
@@ -326,6 +337,9 @@ impl Worker {
             } else {
                 let r = self.reduction(ctx, &node, &c, moves_tried, new_depth, &picker);
                 let reduced = new_depth - r;
+                if ctx.features.hindsight {
+                    self.frames[ply + 1].reduction = r;
+                }
                 let mut score =
                     -self.search::<Inner>(ctx, -alpha - 1, -alpha, reduced, ply + 1, true);
                 if score > alpha && r > 0 {
@@ -808,13 +822,48 @@ impl Worker {
             let double = !node.pv
                 && score < singular_beta - double_extension_margin()
                 && self.frames[ply].double_extensions < max_double_extensions();
-            Singular::Extend(if double { 2 } else { 1 })
+            let triple = double
+                && ctx.features.triple_extension
+                && score < singular_beta - triple_extension_margin()
+                && !self.board().is_noisy(mv);
+            Singular::Extend(if triple {
+                3
+            } else if double {
+                2
+            } else {
+                1
+            })
         } else if singular_beta >= beta {
             Singular::MultiCut(singular_beta)
         } else if stored >= beta {
+            Singular::Extend(if ctx.features.singular_negative { -2 } else { -1 })
+        } else if ctx.features.singular_negative && (node.cut || stored <= score) {
             Singular::Extend(-1)
         } else {
             Singular::Extend(0)
+        }
+    }
+
+    /// Step 4b, `hindsight`: how many plies to add to the depth of `node`,
+    /// reached by a move its parent reduced by `prior_reduction`. A large
+    /// reduction whose outcome the opponent's eval did not foresee getting
+    /// worse for it looks premature: a ply deeper. A reduced move after which
+    /// both sides' evals look good for their side to move leads to a quiet
+    /// node: a ply shallower.
+    #[inline(always)]
+    fn hindsight(&self, node: &Node, prior_reduction: i32) -> i32 {
+        let parent_eval = self.frames[node.ply - 1].static_eval;
+        if parent_eval == NO_EVAL || prior_reduction == 0 {
+            return 0;
+        }
+        let sum = node.static_eval + parent_eval;
+        let opponent_worsening = sum > 0;
+        if prior_reduction >= hindsight_deeper_reduction() && !opponent_worsening {
+            1
+        } else if node.depth >= 2 && sum > hindsight_shallower_margin() {
+            -1
+        } else {
+            0
         }
     }
 
