@@ -143,6 +143,15 @@ features! {
     /// deeper when the opponent's eval did not worsen; one reached by a reduced
     /// move after which both sides' evals look good for it, a ply shallower.
     hindsight = "hindsight" off,
+    /// Butterfly history in four tables, by whether a quiet move's from- and
+    /// to-squares are attacked by the opponent.
+    threat_history = "threathist" off,
+    /// Pawn-structure history: a quiet move's history under this pawn
+    /// structure, in its order.
+    pawn_history = "pawnhist" off,
+    /// Low-ply history: quiet moves' history at the first plies of this
+    /// search, in their order there.
+    low_ply_history = "lowplyhist" off,
 }
 
 impl Features {

@@ -4,8 +4,9 @@
 
 use crate::params::{
     history_bonus_max, history_bonus_offset, history_bonus_per_depth, history_max,
+    low_ply_history_weight,
 };
-use board::{Board, Color, Move, Piece, Square};
+use board::{Bitboard, Board, Color, Move, Piece, Square};
 
 /// The bonus for a move that caused (or a malus for one that failed before) a cutoff at `depth`.
 #[inline]
@@ -43,6 +44,46 @@ const PIECE_TO: usize = 12 * 64 + 1;
 /// two are [`PieceTo::NONE`] (whose entries stay 0) unless `conthist46` is on.
 pub type Continuations = [PieceTo; 4];
 
+/// The plies from the root that low-ply history (`lowplyhist`) covers.
+pub const LOW_PLIES: usize = 4;
+
+/// The slots of pawn-structure history (`pawnhist`), chosen by the pawn key.
+const PAWN_SLOTS: usize = 1024;
+
+/// Where a node's quiet moves are read and written in the histories, beyond
+/// the move itself: built once per node, the same for ordering and updates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QuietKeys {
+    /// The earlier moves, for continuation history.
+    pub prev: Continuations,
+    /// The squares the opponent attacks, for butterfly history by threat
+    /// (`threathist`; empty when off, so every move reads the unthreatened table).
+    pub threats: Bitboard,
+    /// The pawn-structure history slot of the position (`pawnhist`).
+    pub pawn: Option<usize>,
+    /// The ply from the root, when low-ply history covers it (`lowplyhist`).
+    pub low_ply: Option<usize>,
+}
+
+impl QuietKeys {
+    /// No earlier move and no table beyond butterfly and continuation history.
+    pub const NONE: QuietKeys =
+        QuietKeys { prev: [PieceTo::NONE; 4], threats: Bitboard::EMPTY, pawn: None, low_ply: None };
+
+    /// The pawn-structure history slot of `board`.
+    #[inline(always)]
+    pub fn pawn_slot(board: &Board) -> usize {
+        (board.pawn_key() % PAWN_SLOTS as u64) as usize
+    }
+
+    /// Which of butterfly history's tables `mv` reads: by whether its from-
+    /// and to-squares are attacked.
+    #[inline(always)]
+    fn threat_table(&self, mv: Move) -> usize {
+        usize::from(self.threats.has(mv.from())) * 2 + usize::from(self.threats.has(mv.to()))
+    }
+}
+
 /// Capture history is indexed by the captured piece, or this slot for a
 /// promotion that captures nothing.
 const NO_VICTIM: usize = 6;
@@ -61,7 +102,12 @@ pub fn victim_slot(board: &Board, mv: Move) -> usize {
 
 /// All the search's learned tables, owned by one search thread.
 pub struct Histories {
+    /// `[color × 4 + threat table][from][to]` (see [`QuietKeys::threats`]).
     butterfly: Vec<[[i16; 64]; 64]>,
+    /// `[pawn slot][moving piece and destination]`.
+    pawn: Vec<[i16; PIECE_TO]>,
+    /// `[ply][from][to]`, for the first [`LOW_PLIES`] plies; cleared at each search.
+    low_ply: Vec<[[i16; 64]; 64]>,
     continuation: Vec<i16>,
     /// `[moving piece and destination][captured piece]`.
     capture: Vec<[i16; 7]>,
@@ -73,7 +119,9 @@ pub struct Histories {
 impl Default for Histories {
     fn default() -> Self {
         Histories {
-            butterfly: vec![[[0; 64]; 64]; 2],
+            butterfly: vec![[[0; 64]; 64]; 2 * 4],
+            pawn: vec![[0; PIECE_TO]; PAWN_SLOTS],
+            low_ply: vec![[[0; 64]; 64]; LOW_PLIES],
             continuation: vec![0; PIECE_TO * PIECE_TO],
             capture: vec![[0; 7]; PIECE_TO],
             counters: vec![Move::NULL; PIECE_TO],
@@ -88,10 +136,40 @@ impl Histories {
         *self = Histories::default();
     }
 
-    /// The butterfly history of `mv` for `color`.
+    /// Forgets low-ply history (at the start of each search: its plies are
+    /// counted from a new root).
+    pub fn clear_low_ply(&mut self) {
+        self.low_ply.iter_mut().for_each(|t| *t = [[0; 64]; 64]);
+    }
+
+    /// The butterfly history of `mv` for `color`, in the table its squares'
+    /// threats choose.
     #[inline(always)]
-    pub fn butterfly(&self, color: Color, mv: Move) -> i32 {
-        self.butterfly[color as usize][mv.from() as usize][mv.to() as usize] as i32
+    pub fn butterfly(&self, color: Color, mv: Move, keys: &QuietKeys) -> i32 {
+        self.butterfly[color as usize * 4 + keys.threat_table(mv)][mv.from() as usize]
+            [mv.to() as usize] as i32
+    }
+
+    /// The history of `color`'s quiet move `mv` (moving `pt`) that the pruning
+    /// and reduction steps read: butterfly and continuation history.
+    #[inline(always)]
+    pub fn quiet(&self, color: Color, mv: Move, pt: PieceTo, keys: &QuietKeys) -> i32 {
+        self.butterfly(color, mv, keys) + self.continuations(&keys.prev, pt)
+    }
+
+    /// The order of `color`'s quiet move `mv` (moving `pt`): its [`Self::quiet`]
+    /// history, plus pawn-structure and low-ply history where `keys` has them.
+    #[inline(always)]
+    pub fn quiet_order(&self, color: Color, mv: Move, pt: PieceTo, keys: &QuietKeys) -> i32 {
+        let mut score = self.quiet(color, mv, pt, keys);
+        if let Some(slot) = keys.pawn {
+            score += self.pawn[slot][pt.0 as usize] as i32;
+        }
+        if let Some(ply) = keys.low_ply {
+            let entry = self.low_ply[ply][mv.from() as usize][mv.to() as usize] as i32;
+            score += entry * low_ply_history_weight() / (1 + ply as i32);
+        }
+        score
     }
 
     /// The continuation history of playing `now` after `before`.
@@ -146,7 +224,7 @@ impl Histories {
         ply: usize,
         best: (Move, PieceTo),
         tried: &[(Move, PieceTo)],
-        prev: &Continuations,
+        keys: &QuietKeys,
         depth: i32,
     ) {
         let bonus = stat_bonus(depth);
@@ -155,35 +233,44 @@ impl Histories {
             killers[1] = killers[0];
             killers[0] = best.0;
         }
-        if prev[0] != PieceTo::NONE {
-            self.counters[prev[0].0 as usize] = best.0;
+        if keys.prev[0] != PieceTo::NONE {
+            self.counters[keys.prev[0].0 as usize] = best.0;
         }
-        self.reward_quiet(color, best, prev, bonus);
+        self.reward_quiet(color, best, keys, bonus);
         for &(mv, pt) in tried {
             if mv != best.0 {
-                self.reward_quiet(color, (mv, pt), prev, -bonus);
+                self.reward_quiet(color, (mv, pt), keys, -bonus);
             }
         }
     }
 
-    /// Moves the butterfly and continuation history of `color`'s quiet move
-    /// `mv` (moving `pt`, played after `prev`) by `bonus` (negative: a malus).
+    /// Moves every history of `color`'s quiet move `mv` (moving `pt`) that
+    /// `keys` names by `bonus` (negative: a malus): butterfly, continuation,
+    /// and pawn-structure (half as much) and low-ply history where `keys` has them.
     #[inline(always)]
     pub fn reward_quiet(
         &mut self,
         color: Color,
         (mv, pt): (Move, PieceTo),
-        prev: &Continuations,
+        keys: &QuietKeys,
         bonus: i32,
     ) {
-        self.reward_butterfly(color, mv, bonus);
-        self.reward_continuation(prev, pt, bonus);
+        self.reward_butterfly(color, mv, keys, bonus);
+        self.reward_continuation(&keys.prev, pt, bonus);
+        if let Some(slot) = keys.pawn {
+            gravity(&mut self.pawn[slot][pt.0 as usize], bonus / 2);
+        }
+        if let Some(ply) = keys.low_ply {
+            gravity(&mut self.low_ply[ply][mv.from() as usize][mv.to() as usize], bonus);
+        }
     }
 
-    /// Moves the butterfly history of `color`'s move `mv` by `bonus`.
+    /// Moves the butterfly history of `color`'s move `mv` (in the table `keys`'s
+    /// threats choose) by `bonus`.
     #[inline(always)]
-    pub fn reward_butterfly(&mut self, color: Color, mv: Move, bonus: i32) {
-        gravity(&mut self.butterfly[color as usize][mv.from() as usize][mv.to() as usize], bonus);
+    pub fn reward_butterfly(&mut self, color: Color, mv: Move, keys: &QuietKeys, bonus: i32) {
+        let table = color as usize * 4 + keys.threat_table(mv);
+        gravity(&mut self.butterfly[table][mv.from() as usize][mv.to() as usize], bonus);
     }
 
     /// Moves the continuation history of `pt` after each of `prev` by `bonus`.
@@ -228,12 +315,37 @@ mod tests {
         let before = |sq: Square| PieceTo::new(Color::Black, Piece::King, sq);
         let near = [before(Square::E7), before(Square::D7), PieceTo::NONE, PieceTo::NONE];
         let far = [before(Square::E7), before(Square::D7), before(Square::C7), before(Square::B7)];
-        h.update_quiet(Color::White, 0, (nf3, pt), &[], &near, 8);
+        let keys = QuietKeys { prev: near, ..QuietKeys::NONE };
+        h.update_quiet(Color::White, 0, (nf3, pt), &[], &keys, 8);
         assert_eq!(h.continuation(PieceTo::NONE, pt), 0, "the empty slot never learns");
         assert_eq!(h.continuations(&near, pt), 2 * stat_bonus(8));
         assert_eq!(h.continuations(&far, pt), 2 * stat_bonus(8), "plies 4 and 6 not yet learnt");
-        h.reward_quiet(Color::White, (nf3, pt), &far, stat_bonus(8));
+        h.reward_quiet(Color::White, (nf3, pt), &QuietKeys { prev: far, ..keys }, stat_bonus(8));
         assert!(h.continuation(before(Square::B7), pt) > 0);
-        assert!(h.butterfly(Color::White, nf3) > stat_bonus(8));
+        assert!(h.butterfly(Color::White, nf3, &keys) > stat_bonus(8));
+    }
+
+    #[test]
+    fn threats_pawns_and_plies_choose_their_own_entries() {
+        let mut h = Histories::default();
+        let board = Board::from_fen("4k3/8/8/8/8/8/8/4K1N1 w - - 0 1").expect("valid FEN");
+        let nf3 = board.parse_uci_move("g1f3", false).expect("legal");
+        let pt = PieceTo::new(Color::White, Piece::Knight, nf3.to());
+        let plain = QuietKeys::NONE;
+        let threatened = QuietKeys { threats: Bitboard::from(Square::F3), ..plain };
+        let rich =
+            QuietKeys { pawn: Some(QuietKeys::pawn_slot(&board)), low_ply: Some(1), ..plain };
+        h.reward_quiet(Color::White, (nf3, pt), &threatened, 1000);
+        assert!(h.butterfly(Color::White, nf3, &threatened) > 0);
+        assert_eq!(h.butterfly(Color::White, nf3, &plain), 0, "another threat table");
+        h.reward_quiet(Color::White, (nf3, pt), &rich, 1000);
+        let plain_order = h.quiet_order(Color::White, nf3, pt, &plain);
+        assert!(h.quiet_order(Color::White, nf3, pt, &rich) > plain_order);
+        h.clear_low_ply();
+        let pawn_only = QuietKeys { low_ply: None, ..rich };
+        assert_eq!(
+            h.quiet_order(Color::White, nf3, pt, &rich),
+            h.quiet_order(Color::White, nf3, pt, &pawn_only)
+        );
     }
 }

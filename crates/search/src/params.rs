@@ -364,6 +364,9 @@ tunables! {
     fixed history_bonus_offset: i32 = 100;
     /// ... up to this.
     fixed history_bonus_max: i32 = 1500;
+    /// `lowplyhist`: low-ply history counts this many times in a quiet move's
+    /// order, divided by one more than the ply.
+    fixed low_ply_history_weight: i32 = 4;
     /// `evalhist`: the opponent's quiet move's butterfly history moves by minus
     /// this much per centipawn of the two evals' sum (the mover's eval after it
     /// against the mover's eval before, as seen from each side) ...

@@ -3,7 +3,7 @@
 //! captures last; in quiescence, good captures and, at its first ply, quiet
 //! checks. Moves are generated only when a stage needs them.
 
-use crate::history::{Continuations, Histories, PieceTo};
+use crate::history::{Histories, PieceTo, QuietKeys};
 use crate::params::{
     capture_order_history_divisor, capture_order_mvv_weight, good_see_threshold, mvv_victim_weight,
     noisy_evasion_bonus, underpromotion_order,
@@ -30,8 +30,8 @@ enum Stage {
 /// histories: built once per node.
 #[derive(Clone, Copy)]
 pub struct PickerContext {
-    /// The moves played before (for continuation history; the last for counter-moves).
-    pub prev: Continuations,
+    /// Where quiet moves are read in the histories (the last move: counter-moves).
+    pub keys: QuietKeys,
     /// The killers of this ply.
     pub killers: [Move; 2],
     /// Whether captures are ordered by capture history too (not MVV-LVA alone).
@@ -46,8 +46,8 @@ pub struct MovePicker {
     hash_move: Move,
     killers: [Move; 2],
     counter: Move,
-    /// The moves played before (continuation history).
-    prev: Continuations,
+    /// Where quiet moves are read in the histories.
+    keys: QuietKeys,
     capture_history: bool,
     /// Quiescence outside check: captures and promotions only, bad ones dropped.
     noisy_only: bool,
@@ -71,7 +71,7 @@ impl MovePicker {
         histories: &Histories,
         ctx: PickerContext,
     ) -> MovePicker {
-        let counter = histories.counter(ctx.prev[0]);
+        let counter = histories.counter(ctx.keys.prev[0]);
         let legal_quiet =
             |m: Move| !m.is_null() && m != hash_move && !board.is_noisy(m) && board.is_legal(m);
         let k0 = if legal_quiet(ctx.killers[0]) { ctx.killers[0] } else { Move::NULL };
@@ -89,7 +89,7 @@ impl MovePicker {
             stage: if hash_move.is_null() { Stage::GenerateNoisy } else { Stage::HashMove },
             killers: [k0, k1],
             counter,
-            prev: ctx.prev,
+            keys: ctx.keys,
             capture_history: ctx.capture_history,
             ..MovePicker::empty(hash_move)
         }
@@ -125,7 +125,7 @@ impl MovePicker {
             hash_move,
             killers: [Move::NULL; 2],
             counter: Move::NULL,
-            prev: [PieceTo::NONE; 4],
+            keys: QuietKeys::NONE,
             capture_history: false,
             noisy_only: false,
             quiet_checks: false,
@@ -160,13 +160,13 @@ impl MovePicker {
                         self.moves = board.legal_moves();
                     }
                     self.scores.clear();
-                    let (prev, capture_history) = (self.prev, self.capture_history);
+                    let (keys, capture_history) = (self.keys, self.capture_history);
                     for &mv in self.moves.as_slice() {
                         self.scores.push(if board.is_noisy(mv) {
                             noisy_score(board, mv, histories, capture_history)
                                 + noisy_evasion_bonus()
                         } else {
-                            quiet_score(board, mv, histories, &prev)
+                            quiet_score(board, mv, histories, &keys)
                         });
                     }
                     self.index = 0;
@@ -221,9 +221,9 @@ impl MovePicker {
                     self.moves.clear();
                     board.quiet_moves(&mut self.moves);
                     self.scores.clear();
-                    let prev = self.prev;
+                    let keys = self.keys;
                     for &mv in self.moves.as_slice() {
-                        self.scores.push(quiet_score(board, mv, histories, &prev));
+                        self.scores.push(quiet_score(board, mv, histories, &keys));
                     }
                     self.index = 0;
                     self.stage = Stage::Quiet;
@@ -321,13 +321,13 @@ fn noisy_score(board: &Board, mv: Move, histories: &Histories, capture_history: 
     score
 }
 
-/// A quiet move's order: butterfly history and continuation history.
+/// A quiet move's order, from the histories `keys` names.
 #[inline]
-fn quiet_score(board: &Board, mv: Move, histories: &Histories, prev: &Continuations) -> i32 {
+fn quiet_score(board: &Board, mv: Move, histories: &Histories, keys: &QuietKeys) -> i32 {
     let us = board.side_to_move();
     let piece = board.piece_on(mv.from()).unwrap_or(Piece::Pawn);
     let pt = PieceTo::new(us, piece, mv.to());
-    histories.butterfly(us, mv) + histories.continuations(prev, pt)
+    histories.quiet_order(us, mv, pt, keys)
 }
 
 #[cfg(test)]

@@ -21,7 +21,7 @@ mod search;
 mod table;
 
 use crate::correction::{CorrectionHistory, Kinds};
-use crate::history::{Continuations, Histories, PieceTo};
+use crate::history::{Histories, LOW_PLIES, PieceTo, QuietKeys};
 use crate::numa::NodeNetwork;
 use crate::params::{MAX_SEARCH_PLY, fifty_move_damping_base};
 use crate::report::{Progress, RootLine};
@@ -51,6 +51,9 @@ struct Frame {
     double_extensions: u8,
     /// How many of the parent's children searched so far failed high here (`cutoffcnt`).
     cutoffs: u8,
+    /// Where this node's quiet moves are read and written in the histories
+    /// (set at Step 4), for the updates its children make to its move.
+    keys: QuietKeys,
     /// With `hindsight`: the late move reduction of the move that reached this
     /// ply, set by the parent and taken (reset to 0) by the node.
     reduction: i32,
@@ -65,6 +68,7 @@ impl Frame {
         double_extensions: 0,
         cutoffs: 0,
         reduction: 0,
+        keys: QuietKeys::NONE,
     };
 }
 
@@ -183,6 +187,7 @@ impl Worker {
         for k in self.histories.killers.iter_mut() {
             *k = [Move::NULL; 2];
         }
+        self.histories.clear_low_ply();
     }
 
     /// The share of this thread's nodes spent below root move `mv` in this `go`.
@@ -286,17 +291,31 @@ impl Worker {
         [moved(1), moved(2)]
     }
 
-    /// The moves a quiet move at `ply` is scored against in continuation
-    /// history: one and two plies before, and with `conthist46` four and six.
+    /// Where the quiet moves of the current position, `ply` plies from the
+    /// root, are read and written in the histories: continuation history
+    /// against the moves one and two plies before (and with `conthist46` four
+    /// and six), and the tables of `threathist`, `pawnhist` and `lowplyhist`
+    /// when they are on.
     #[inline(always)]
-    fn continuations(&self, ctx: &SearchContext, ply: usize) -> Continuations {
+    fn quiet_keys(&self, ctx: &SearchContext, ply: usize) -> QuietKeys {
         let moved = |back: usize| {
             if ply >= back { self.frames[ply - back].moved } else { PieceTo::NONE }
         };
-        if ctx.features.far_continuation {
-            [moved(1), moved(2), moved(4), moved(6)]
-        } else {
-            [moved(1), moved(2), PieceTo::NONE, PieceTo::NONE]
+        let features = &ctx.features;
+        let board = self.board();
+        QuietKeys {
+            prev: if features.far_continuation {
+                [moved(1), moved(2), moved(4), moved(6)]
+            } else {
+                [moved(1), moved(2), PieceTo::NONE, PieceTo::NONE]
+            },
+            threats: if features.threat_history {
+                board.attacked_by(!board.side_to_move())
+            } else {
+                board::Bitboard::EMPTY
+            },
+            pawn: features.pawn_history.then(|| QuietKeys::pawn_slot(board)),
+            low_ply: (features.low_ply_history && ply < LOW_PLIES).then_some(ply),
         }
     }
 

@@ -6,7 +6,7 @@
 use super::table::{NodeResult, bound_settles, tt_cutoff, tt_score};
 use super::{NO_EVAL, SearchContext, Worker};
 use crate::correction::Kinds;
-use crate::history::{Continuations, PieceTo, stat_bonus};
+use crate::history::{PieceTo, QuietKeys, stat_bonus};
 use crate::params::*;
 use crate::picker::{MovePicker, PickerContext};
 use board::{Board, CheckSquares, Move, StackList};
@@ -58,8 +58,8 @@ struct Node {
     static_eval: i32,
     /// The table's move, if legal here (and a root move at the root); else null.
     hash_move: Move,
-    /// The moves played before, for continuation history.
-    prev: Continuations,
+    /// Where its quiet moves are read and written in the histories.
+    keys: QuietKeys,
     /// The size of the static eval's correction, with `corrterms` on (else 0).
     correction_size: i32,
     /// With `ttpv` on: a PV node, or one the table remembers on a PV.
@@ -246,10 +246,12 @@ impl Worker {
             improving: self.improving(ctx, ply, static_eval),
             static_eval,
             hash_move,
-            prev: self.continuations(ctx, ply),
+            keys: self.quiet_keys(ctx, ply),
             correction_size: if ctx.features.correction_terms { correction.abs() } else { 0 },
             tt_pv: ctx.features.tt_pv && (pv_node || hit.is_some_and(|h| h.pv)),
         };
+
+        self.frames[ply].keys = node.keys;
 
         // Step 4b. Hindsight: the parent's reduction of the move that led here, read
         // with both sides' evals.
@@ -279,7 +281,7 @@ impl Worker {
 
         // Step 8. The move loop.
         let ordering = PickerContext {
-            prev: node.prev,
+            keys: node.keys,
             killers: self.histories.killers[ply],
             capture_history: ctx.features.capture_history,
         };
@@ -361,7 +363,7 @@ impl Worker {
                             } else {
                                 0
                             };
-                            self.histories.reward_continuation(&node.prev, c.pt, bonus);
+                            self.histories.reward_continuation(&node.keys.prev, c.pt, bonus);
                         }
                     }
                 }
@@ -455,7 +457,7 @@ impl Worker {
 
         // Step 13b. A fail low: the opponent's quiet move that led here refuted every move.
         if ctx.features.prior_move_bonus && !K::ROOT && best_move.is_null() {
-            self.reward_prior_move(ctx, ply, node.depth);
+            self.reward_prior_move(ply, node.depth);
         }
 
         // Step 14. Correction history.
@@ -511,7 +513,7 @@ impl Worker {
         // Guarded against zugzwang: only with pieces besides pawns, never twice in a
         // row, and verified at depth by a search in which the side that passed may
         // not pass again (`null_move`).
-        let prev_null = ply > 0 && node.prev[0] == PieceTo::NONE;
+        let prev_null = ply > 0 && node.keys.prev[0] == PieceTo::NONE;
         let us = self.board().side_to_move();
         let guarded = !ctx.features.nmp_guard
             || (node.cut
@@ -547,8 +549,7 @@ impl Worker {
         let history = if noisy {
             if ctx.features.capture_history { self.histories.capture(board, pt, mv) } else { 0 }
         } else {
-            self.histories.butterfly(board.side_to_move(), mv)
-                + self.histories.continuations(&node.prev, pt)
+            self.histories.quiet(board.side_to_move(), mv, pt, &node.keys)
         };
         let base_reduction = lmr_reduction(node.depth as usize, moves_tried);
         let gives_check =
@@ -686,7 +687,7 @@ impl Worker {
         } else {
             let us = board.side_to_move();
             let best = (c.mv, c.pt);
-            self.histories.update_quiet(us, node.ply, best, &tried.quiets, &node.prev, depth);
+            self.histories.update_quiet(us, node.ply, best, &tried.quiets, &node.keys, depth);
             self.histories.update_captures(board, None, &tried.captures, depth);
         }
     }
@@ -708,9 +709,9 @@ impl Worker {
             return;
         }
         let us = self.board().side_to_move();
-        let prev = self.continuations(ctx, ply);
+        let keys = self.quiet_keys(ctx, ply);
         let bonus = if score >= beta { stat_bonus(depth) } else { -stat_bonus(depth) };
-        self.histories.reward_quiet(us, (hash_move, self.piece_to(hash_move)), &prev, bonus);
+        self.histories.reward_quiet(us, (hash_move, self.piece_to(hash_move)), &keys, bonus);
     }
 
     /// Step 4, `evalhist`: the static eval's change across the opponent's quiet
@@ -728,22 +729,22 @@ impl Worker {
             .clamp(-eval_history_bound(), eval_history_bound())
             + eval_history_offset();
         let them = !self.board().side_to_move();
-        self.histories.reward_butterfly(them, parent.quiet, bonus);
+        let (quiet, keys) = (parent.quiet, parent.keys);
+        self.histories.reward_butterfly(them, quiet, &keys, bonus);
     }
 
     /// Step 13b, `priorbonus`: the node at `ply` failed low at `depth`, so the
     /// opponent's move that led to it, when quiet, refuted all of its moves: a
     /// history bonus for it, against the moves played before it.
     #[inline(always)]
-    fn reward_prior_move(&mut self, ctx: &SearchContext, ply: usize, depth: i32) {
+    fn reward_prior_move(&mut self, ply: usize, depth: i32) {
         let parent = self.frames[ply - 1];
         if parent.quiet.is_null() {
             return;
         }
         let them = !self.board().side_to_move();
-        let prev = self.continuations(ctx, ply - 1);
         let bonus = stat_bonus(depth) * prior_move_bonus_percent() / 100;
-        self.histories.reward_quiet(them, (parent.quiet, parent.moved), &prev, bonus);
+        self.histories.reward_quiet(them, (parent.quiet, parent.moved), &parent.keys, bonus);
     }
 
     /// Step 14. Correction history: remember how far the search's result lay from
@@ -769,7 +770,7 @@ impl Worker {
             let difference = best_score - static_eval;
             self.correction.update(
                 &board,
-                [node.prev[0], node.prev[1]],
+                [node.keys.prev[0], node.keys.prev[1]],
                 kinds,
                 difference,
                 node.depth,
