@@ -82,17 +82,17 @@ features! {
     /// Time management by the best move's share of nodes and by fail lows.
     time_nodes = "tmnodes" on,
     /// Correction history keyed by each side's pieces other than pawns.
-    non_pawn_correction = "npcorr" off,
+    non_pawn_correction = "npcorr" on,
     /// Correction history keyed by the minor pieces and kings.
-    minor_correction = "minorcorr" off,
+    minor_correction = "minorcorr" on,
     /// Correction history keyed by the last two moves (continuation correction).
-    continuation_correction = "contcorr" off,
+    continuation_correction = "contcorr" on,
     /// The size of a node's correction in reverse futility (a larger margin)
     /// and late move reductions (less reduction): an eval that needed much
     /// correction is less sure.
-    correction_terms = "corrterms" off,
+    correction_terms = "corrterms" on,
     /// The static eval damped towards 0 as the fifty-move counter grows.
-    fifty_move_damping = "fiftydamp" off,
+    fifty_move_damping = "fiftydamp" on,
     /// The table's PV flag (the node is or was on a principal variation, kept
     /// in the entries it stores): less late move reduction, a larger reverse
     /// futility margin.
