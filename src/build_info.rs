@@ -6,8 +6,8 @@ const SOURCES_MODIFIED: bool = matches!(env!("TESSERA_SOURCES_MODIFIED").as_byte
 
 /// The build's identity, one field a line: the version and commit (marked
 /// when the sources had uncommitted changes), the CPU it targets, the slider
-/// attacks, the network code's vector width, the embedded network and the
-/// compiler.
+/// attacks, the network code's vector width and kernels, the embedded network
+/// and the compiler.
 pub fn lines() -> Vec<String> {
     let commit = match crate::VERSION.split_once(' ') {
         Some((_, commit)) if SOURCES_MODIFIED => format!("{commit}, with uncommitted changes"),
@@ -29,7 +29,11 @@ pub fn lines() -> Vec<String> {
             env!("TESSERA_TARGET_CPU")
         ),
         format!("slider attacks: {sliders}"),
-        format!("network code: {bits}-bit vectors ({instructions}), vectorised by the compiler"),
+        format!(
+            "network code: {bits}-bit vectors ({instructions}); update {}, output layer {}",
+            eval::nnue::simd::UPDATE.how(),
+            eval::nnue::simd::DOT.how()
+        ),
         format!(
             "network: {}, sha256 {digest}, {} hidden neurons",
             eval::nnue::EMBEDDED_NAME,

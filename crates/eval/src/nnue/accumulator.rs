@@ -12,6 +12,7 @@
 
 use super::layout::{HIDDEN, VIEWS_VARY, View, feature_index, view};
 use super::network::Network;
+use super::simd::{self, Path};
 use board::{Board, CastlingSide, Color, Move, MoveKind, Piece, Square};
 
 /// The first layer's output, `[White's perspective, Black's perspective]`:
@@ -184,9 +185,24 @@ impl Accumulator {
     }
 
     /// `delta` applied incrementally to each perspective whose view stays
-    /// (one that must be refreshed is left zero).
+    /// (one that must be refreshed is left zero), on this build's path.
     #[inline(always)]
     fn incremental(&self, net: &Network, delta: &MoveDelta) -> Accumulator {
+        self.incremental_on(simd::UPDATE, net, delta)
+    }
+
+    /// [`Accumulator::incremental`] on a given `path` (tests compare the paths).
+    ///
+    /// # Panics
+    ///
+    /// If this CPU lacks `path`.
+    #[inline(always)]
+    pub(super) fn incremental_on(
+        &self,
+        path: Path,
+        net: &Network,
+        delta: &MoveDelta,
+    ) -> Accumulator {
         let mut child = Accumulator { values: [[0; HIDDEN]; 2] };
         for perspective in Color::ALL {
             if delta.refresh[perspective as usize] {
@@ -205,9 +221,9 @@ impl Accumulator {
             let parent = &self.values[perspective as usize];
             let out = &mut child.values[perspective as usize];
             match (delta.added_len, delta.removed_len) {
-                (1, 1) => update::<1, 1>(out, parent, add, sub),
-                (1, 2) => update::<1, 2>(out, parent, add, sub),
-                (2, 2) => update::<2, 2>(out, parent, add, sub),
+                (1, 1) => path.update::<1, 1>(out, parent, add, sub),
+                (1, 2) => path.update::<1, 2>(out, parent, add, sub),
+                (2, 2) => path.update::<2, 2>(out, parent, add, sub),
                 (a, r) => unreachable!("a move adds 1-2 and removes 1-2 features, not {a}/{r}"),
             }
         }
@@ -233,26 +249,6 @@ fn fresh(net: &Network, board: &Board, perspective: Color) -> [i16; HIDDEN] {
         }
     }
     values
-}
-
-/// `out = parent + Σ add[..A] − Σ sub[..R]`, one fused pass the compiler vectorises.
-#[inline(always)]
-fn update<const A: usize, const R: usize>(
-    out: &mut [i16; HIDDEN],
-    parent: &[i16; HIDDEN],
-    add: [&[i16; HIDDEN]; 2],
-    sub: [&[i16; HIDDEN]; 2],
-) {
-    for j in 0..HIDDEN {
-        let mut v = parent[j];
-        for row in &add[..A] {
-            v = v.wrapping_add(row[j]);
-        }
-        for row in &sub[..R] {
-            v = v.wrapping_sub(row[j]);
-        }
-        out[j] = v;
-    }
 }
 
 #[cfg(test)]

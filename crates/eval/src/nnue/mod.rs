@@ -9,7 +9,9 @@
 //!   of it: the trainer writes its files with the header built here), and the
 //!   output layer;
 //! - [`accumulator`]: the first layer's output for both perspectives, updated
-//!   incrementally with each move.
+//!   incrementally with each move;
+//! - [`simd`]: the accumulator update and the output layer's dot product on
+//!   each instruction set (portable, AVX2, AVX-512), chosen at compile time.
 //!
 //! Evaluating a position is `network.evaluate(&accumulator, side_to_move)`; the
 //! accumulator of a child is `parent.play(&network, &board, mv)`. See `docs/nnue.md`.
@@ -17,6 +19,7 @@
 pub mod accumulator;
 pub mod layout;
 pub mod network;
+pub mod simd;
 
 pub use accumulator::{Accumulator, MoveDelta};
 pub use layout::{
@@ -43,9 +46,9 @@ pub const EMBEDDED_NAME: &str = env!("TESSERA_NET_NAME");
 /// The sha256 of the embedded network's file, in hexadecimal.
 pub const EMBEDDED_SHA256: &str = env!("TESSERA_NET_SHA256");
 
-/// The widest vectors the build lets the compiler use in the network's code
-/// (the accumulator update and the output layer, which it vectorises), in bits,
-/// with the instruction set that has them.
+/// The widest vectors the build lets the network's code use (the accumulator
+/// update and the output layer: explicit kernels or the compiler's, see
+/// [`simd`]), in bits, with the instruction set that has them.
 pub const VECTOR_WIDTH: (u32, &str) = if cfg!(target_feature = "avx512bw") {
     (512, "AVX-512BW")
 } else if cfg!(target_feature = "avx2") {

@@ -22,7 +22,8 @@
 //! and its evaluation on [`output_layer`], so both follow this one declaration.
 
 use super::accumulator::Accumulator;
-use super::layout::{DOT_CHUNK, HIDDEN, INPUTS, KING_BUCKETS, MIRRORED, QA, QB, SCALE};
+use super::layout::{HIDDEN, INPUTS, KING_BUCKETS, MIRRORED, QA, QB, SCALE};
+use super::simd;
 use board::Color;
 use std::fmt;
 
@@ -331,22 +332,14 @@ pub fn output_layer(us: &[i16], them: &[i16], weights: [&[i16]; 2], bias: i32) -
     output(screlu_dot(us, weights[0]) + screlu_dot(them, weights[1]), bias)
 }
 
-/// `Σ clamp(x, 0, QA)² × w`, in units of `QA² × QB`. `clamp(x) × w` is
-/// computed in i16 (it fits: see [`super::layout`]), then widened, which the
-/// compiler turns into multiply-add instructions on 16-bit lanes; each chunk
-/// of [`DOT_CHUNK`] neurons is summed in i32 (it fits) and the chunks in i64.
+/// `Σ clamp(x, 0, QA)² × w`, in units of `QA² × QB`, on this build's path
+/// ([`simd::DOT`]): `clamp(x) × w` in i16 (it fits: see [`super::layout`]),
+/// then widened and multiplied by `clamp(x)`; each chunk of
+/// [`DOT_CHUNK`](super::layout::DOT_CHUNK) neurons is summed in i32 (it fits)
+/// and the chunks in i64.
 #[inline(always)]
 fn screlu_dot(values: &[i16], weights: &[i16]) -> i64 {
-    let mut total = 0i64;
-    for (values, weights) in values.chunks(DOT_CHUNK).zip(weights.chunks(DOT_CHUNK)) {
-        let mut sum = 0i32;
-        for (&x, &w) in values.iter().zip(weights) {
-            let clamped = x.clamp(0, QA as i16);
-            sum += i32::from(clamped.wrapping_mul(w)) * i32::from(clamped);
-        }
-        total += i64::from(sum);
-    }
-    total
+    simd::DOT.screlu_dot(values, weights)
 }
 
 /// The evaluation in centipawns from the output layer's `sum` (both
