@@ -181,7 +181,13 @@ impl Histories {
     /// The continuation history of playing `now` after each of `prev`, summed.
     #[inline(always)]
     pub fn continuations(&self, prev: &Continuations, now: PieceTo) -> i32 {
-        prev.iter().map(|&before| self.continuation(before, now)).sum()
+        let near = self.continuation(prev[0], now) + self.continuation(prev[1], now);
+        // Without `conthist46` the far moves are always none: skip their reads.
+        if prev[2] == PieceTo::NONE && prev[3] == PieceTo::NONE {
+            near
+        } else {
+            near + self.continuation(prev[2], now) + self.continuation(prev[3], now)
+        }
     }
 
     /// The capture history of noisy move `mv` (moving `pt`) in `board`.
