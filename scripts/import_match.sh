@@ -30,7 +30,12 @@ out=data/gen$gen/$name.bin
 [ -e "$out.xz" ] && { echo "$out.xz exists" >&2; exit 1; }
 mkdir -p "data/gen$gen"
 log=$(mktemp)
-"$train" import-pgn --out "$out" --players "$players" "$@" 2> >(tee "$log" >&2)
+# The summary is read from the log once the command has ended (a `tee` in a
+# process substitution could still be writing it).
+status=0
+"$train" import-pgn --out "$out" --players "$players" "$@" 2>"$log" || status=$?
+cat "$log" >&2
+[ "$status" = 0 ] || { rm -f "$log" "$out"; exit "$status"; }
 games=$(tail -n 1 "$log" | sed -n 's/^\([0-9]*\) games.*/\1/p')
 positions=$(tail -n 1 "$log" | sed -n 's/^[0-9]* games, \([0-9]*\) positions.*/\1/p')
 rm -f "$log"
