@@ -33,6 +33,17 @@ impl PieceTo {
         PieceTo(((color as u16 * 6 + piece as u16) << 6) | to as u16)
     }
 
+    /// `mv` played on `board`: the piece on its from-square and its
+    /// to-square. Castling is keyed by the rook's square (its encoding's
+    /// to-square), a square the king never reaches otherwise, so castling
+    /// learns in slots of its own. Every reader and writer of the histories
+    /// builds its key here, so ordering reads the entries the updates write.
+    #[inline(always)]
+    pub fn of_move(board: &Board, mv: Move) -> PieceTo {
+        let piece = board.piece_on(mv.from()).unwrap_or(Piece::Pawn);
+        PieceTo::new(board.side_to_move(), piece, mv.to())
+    }
+
     /// No move (after a null move or at the root): uses a slot no real move uses.
     pub const NONE: PieceTo = PieceTo(12 * 64);
 }
@@ -296,6 +307,30 @@ impl Histories {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn castling_learns_in_slots_of_its_own() {
+        // Both castlings and every other king move, Chess960 included: no two share a key.
+        for fen in [
+            "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+            "1r2k1r1/pppppppp/8/8/8/8/8/1R2K1R1 w GBgb - 0 1",
+        ] {
+            let board = Board::from_fen(fen).expect("valid FEN");
+            let king_moves: Vec<Move> = board
+                .legal_moves()
+                .as_slice()
+                .iter()
+                .copied()
+                .filter(|mv| board.piece_on(mv.from()) == Some(Piece::King))
+                .collect();
+            assert_eq!(king_moves.iter().filter(|mv| mv.is_castling()).count(), 2, "{fen}");
+            let mut keys: Vec<u16> =
+                king_moves.iter().map(|&mv| PieceTo::of_move(&board, mv).0).collect();
+            keys.sort_unstable();
+            keys.dedup();
+            assert_eq!(keys.len(), king_moves.len(), "{fen}: a castling shares a slot");
+        }
+    }
 
     #[test]
     fn capture_history_rewards_the_cutoff_and_punishes_the_rest() {

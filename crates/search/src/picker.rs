@@ -313,8 +313,7 @@ fn mvv_lva(board: &Board, mv: Move) -> i32 {
 fn noisy_score(board: &Board, mv: Move, histories: &Histories, capture_history: bool) -> i32 {
     let mut score = mvv_lva(board, mv);
     if capture_history {
-        let piece = board.piece_on(mv.from()).unwrap_or(Piece::Pawn);
-        let pt = PieceTo::new(board.side_to_move(), piece, mv.to());
+        let pt = PieceTo::of_move(board, mv);
         score = score * capture_order_mvv_weight()
             + histories.capture(board, pt, mv) / capture_order_history_divisor();
     }
@@ -324,10 +323,7 @@ fn noisy_score(board: &Board, mv: Move, histories: &Histories, capture_history: 
 /// A quiet move's order, from the histories `keys` names.
 #[inline]
 fn quiet_score(board: &Board, mv: Move, histories: &Histories, keys: &QuietKeys) -> i32 {
-    let us = board.side_to_move();
-    let piece = board.piece_on(mv.from()).unwrap_or(Piece::Pawn);
-    let pt = PieceTo::new(us, piece, mv.to());
-    histories.quiet_order(us, mv, pt, keys)
+    histories.quiet_order(board.side_to_move(), mv, PieceTo::of_move(board, mv), keys)
 }
 
 #[cfg(test)]

@@ -27,7 +27,7 @@ use crate::params::{MAX_SEARCH_PLY, fifty_move_damping_base};
 use crate::report::{Progress, RootLine};
 use crate::root::RootMoves;
 use crate::stop::StopCheck;
-use board::{Board, Color, Move, Piece, Position};
+use board::{Board, Color, Move, Position};
 use eval::nnue::{Accumulator, Network};
 use std::sync::Arc;
 use tt::{DECISIVE_BOUND, INFINITY, Record, TranspositionTable};
@@ -373,13 +373,7 @@ impl Worker {
 
     #[inline(always)]
     fn piece_to(&self, mv: Move) -> PieceTo {
-        let board = self.board();
-        let piece = board.piece_on(mv.from()).unwrap_or(Piece::Pawn);
-        PieceTo::new(
-            board.side_to_move(),
-            piece,
-            if mv.is_castling() { mv.from() } else { mv.to() },
-        )
+        PieceTo::of_move(self.board(), mv)
     }
 
     fn update_pv(&mut self, ply: usize, mv: Move) {
