@@ -6,78 +6,24 @@
 //! each piece's destination set), as cozy-chess's own `perft` example does. The
 //! `no-bulk` group plays every leaf move too, which weighs make-move more.
 //!
-//! Times are the benchmark thread's CPU time (see [`ThreadCpuTime`]), so a busy
-//! machine slows the run down but does not skew the figures much; set
-//! `PERFT_BENCH_WALL=1` for wall time.
+//! Times are the benchmark thread's CPU time (`benches/support/thread_cpu_time.rs`),
+//! so a busy machine slows the run down but does not skew the figures much;
+//! set `BENCH_WALL=1` for wall time.
 //!
 //! Run: `CARGO_TARGET_DIR=target-board cargo bench --bench perft` (about 3
 //! minutes). cozy-chess uses magic bitboards unless its `pext` feature is on:
 //! `cargo bench --bench perft --features cozy-chess/pext` compares against its
 //! PEXT build (Tessera uses PEXT whenever the target has BMI2).
 
-use criterion::measurement::{Measurement, ValueFormatter, WallTime};
+#[path = "support/thread_cpu_time.rs"]
+mod thread_cpu_time;
+
 use criterion::{
     BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group, criterion_main,
 };
 use std::hint::black_box;
-use std::time::{Duration, Instant};
-
-/// The CPU time of the benchmark thread, in nanoseconds, from Linux's
-/// `/proc/thread-self/schedstat`: on a shared machine, time spent waiting for a
-/// core does not count. Wall time where that file cannot be read, or when
-/// `PERFT_BENCH_WALL` is set.
-struct ThreadCpuTime {
-    epoch: Instant,
-    wall: bool,
-}
-
-impl ThreadCpuTime {
-    fn new() -> ThreadCpuTime {
-        let wall = std::env::var_os("PERFT_BENCH_WALL").is_some() || Self::schedstat().is_none();
-        eprintln!("perft bench: measuring {}", if wall { "wall time" } else { "thread CPU time" });
-        ThreadCpuTime { epoch: Instant::now(), wall }
-    }
-
-    fn schedstat() -> Option<u64> {
-        let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-        text.split_whitespace().next()?.parse().ok()
-    }
-
-    fn now(&self) -> u64 {
-        if self.wall {
-            self.epoch.elapsed().as_nanos() as u64
-        } else {
-            Self::schedstat().expect("/proc/thread-self/schedstat was readable at start")
-        }
-    }
-}
-
-static WALL_TIME: WallTime = WallTime;
-
-impl Measurement for ThreadCpuTime {
-    type Intermediate = u64;
-    type Value = u64;
-
-    fn start(&self) -> u64 {
-        self.now()
-    }
-    fn end(&self, start: u64) -> u64 {
-        self.now().saturating_sub(start)
-    }
-    fn add(&self, a: &u64, b: &u64) -> u64 {
-        a + b
-    }
-    fn zero(&self) -> u64 {
-        0
-    }
-    fn to_f64(&self, value: &u64) -> f64 {
-        *value as f64
-    }
-    fn formatter(&self) -> &dyn ValueFormatter {
-        // Values are nanoseconds, as wall time's are.
-        WALL_TIME.formatter()
-    }
-}
+use std::time::Duration;
+use thread_cpu_time::ThreadCpuTime;
 
 const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
@@ -203,7 +149,7 @@ fn perft_no_bulk(c: &mut Criterion<ThreadCpuTime>) {
 
 criterion_group! {
     name = benches;
-    config = Criterion::default().with_measurement(ThreadCpuTime::new());
+    config = Criterion::default().with_measurement(ThreadCpuTime::new("perft"));
     targets = perft_bulk, perft_no_bulk
 }
 criterion_main!(benches);

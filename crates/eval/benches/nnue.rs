@@ -9,77 +9,23 @@
 //! In a build without AVX2 the vector paths run through run-time detection
 //! and are not inlined into the benchmark loop.
 //!
-//! Times are the benchmark thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`), so
-//! a loaded machine slows the run but skews the figures less; wall time where
-//! that clock cannot be read or when `NNUE_BENCH_WALL` is set. Read the
+//! Times are the benchmark thread's CPU time (the workspace's
+//! `benches/support/thread_cpu_time.rs`), so a loaded machine slows the run
+//! but skews the figures less; wall time when `BENCH_WALL` is set. Read the
 //! ratios between paths, not the absolute times.
 //!
 //! Run: `RUSTFLAGS="-C target-cpu=x86-64-v3" CARGO_TARGET_DIR=target-v3 cargo
 //! bench -p eval --bench nnue` (about a minute).
 
-use criterion::measurement::{Measurement, ValueFormatter, WallTime};
+#[path = "../../../benches/support/thread_cpu_time.rs"]
+mod thread_cpu_time;
+
 use criterion::{Criterion, criterion_group, criterion_main};
 use eval::nnue::simd::Path;
 use eval::nnue::{HIDDEN, Network};
 use std::hint::black_box;
-use std::time::{Duration, Instant};
-
-/// The benchmark thread's CPU time in nanoseconds (`CLOCK_THREAD_CPUTIME_ID`),
-/// or wall time.
-struct ThreadCpuTime {
-    epoch: Instant,
-    wall: bool,
-}
-
-impl ThreadCpuTime {
-    fn new() -> ThreadCpuTime {
-        let wall = std::env::var_os("NNUE_BENCH_WALL").is_some() || Self::thread_cpu().is_none();
-        eprintln!("nnue bench: measuring {}", if wall { "wall time" } else { "thread CPU time" });
-        ThreadCpuTime { epoch: Instant::now(), wall }
-    }
-
-    fn thread_cpu() -> Option<u64> {
-        let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-        // SAFETY: `ts` is a valid, writable timespec for the call to fill.
-        let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-        (rc == 0).then(|| ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64)
-    }
-
-    fn now(&self) -> u64 {
-        if self.wall {
-            self.epoch.elapsed().as_nanos() as u64
-        } else {
-            Self::thread_cpu().expect("the thread's CPU clock was readable at start")
-        }
-    }
-}
-
-static WALL_TIME: WallTime = WallTime;
-
-impl Measurement for ThreadCpuTime {
-    type Intermediate = u64;
-    type Value = u64;
-
-    fn start(&self) -> u64 {
-        self.now()
-    }
-    fn end(&self, start: u64) -> u64 {
-        self.now().saturating_sub(start)
-    }
-    fn add(&self, a: &u64, b: &u64) -> u64 {
-        a + b
-    }
-    fn zero(&self) -> u64 {
-        0
-    }
-    fn to_f64(&self, value: &u64) -> f64 {
-        *value as f64
-    }
-    fn formatter(&self) -> &dyn ValueFormatter {
-        // Values are nanoseconds, as wall time's are.
-        WALL_TIME.formatter()
-    }
-}
+use std::time::Duration;
+use thread_cpu_time::ThreadCpuTime;
 
 /// First-layer values as a search sees them: the biases plus the rows of a
 /// middlegame's thirty pieces, some below zero and some beyond the clamp.
@@ -137,7 +83,7 @@ fn kernels(c: &mut Criterion<ThreadCpuTime>) {
 
 criterion_group! {
     name = benches;
-    config = Criterion::default().with_measurement(ThreadCpuTime::new());
+    config = Criterion::default().with_measurement(ThreadCpuTime::new("nnue"));
     targets = kernels
 }
 criterion_main!(benches);

@@ -45,8 +45,8 @@ const BUILT_AVX512: bool =
 /// Whether the build targets AVX2 on x86-64.
 const BUILT_AVX2: bool = cfg!(all(target_arch = "x86_64", target_feature = "avx2"));
 
-/// The path the engine's accumulator update takes in this build.
-pub const UPDATE: Path = if BUILT_AVX512 {
+/// The widest explicit path this build's target features allow.
+const BUILT: Path = if BUILT_AVX512 {
     Path::Avx512
 } else if BUILT_AVX2 {
     Path::Avx2
@@ -54,14 +54,11 @@ pub const UPDATE: Path = if BUILT_AVX512 {
     Path::Portable
 };
 
+/// The path the engine's accumulator update takes in this build.
+pub const UPDATE: Path = BUILT;
+
 /// The path the engine's output layer ([`Path::screlu_dot`]) takes in this build.
-pub const DOT: Path = if BUILT_AVX512 {
-    Path::Avx512
-} else if BUILT_AVX2 {
-    Path::Avx2
-} else {
-    Path::Portable
-};
+pub const DOT: Path = BUILT;
 
 impl Path {
     /// Every path, portable first.
