@@ -120,7 +120,8 @@ features! {
     /// the mover's eval fell is a worse move.
     eval_history = "evalhist" off,
     /// Continuation history also against the moves four and six plies before,
-    /// in ordering, in the history terms of pruning and reductions, and in the updates.
+    /// in ordering (not in the history terms of pruning and reductions) and in
+    /// the updates, at half weight.
     far_continuation = "conthist46" off,
     /// After a reduced move's re-search, its continuation history learns the
     /// result: a bonus when it held beta, a malus when it failed low.

@@ -162,17 +162,26 @@ impl Histories {
     }
 
     /// The history of `color`'s quiet move `mv` (moving `pt`) that the pruning
-    /// and reduction steps read: butterfly and continuation history.
+    /// and reduction steps read: butterfly history and the continuation
+    /// history against the moves one and two plies before, the scale their
+    /// margins are tuned for.
     #[inline(always)]
     pub fn quiet(&self, color: Color, mv: Move, pt: PieceTo, keys: &QuietKeys) -> i32 {
-        self.butterfly(color, mv, keys) + self.continuations(&keys.prev, pt)
+        self.butterfly(color, mv, keys)
+            + self.continuation(keys.prev[0], pt)
+            + self.continuation(keys.prev[1], pt)
     }
 
     /// The order of `color`'s quiet move `mv` (moving `pt`): its [`Self::quiet`]
-    /// history, plus pawn-structure and low-ply history where `keys` has them.
+    /// history, plus the continuation history against the moves four and six
+    /// plies before, pawn-structure and low-ply history where `keys` has them.
     #[inline(always)]
     pub fn quiet_order(&self, color: Color, mv: Move, pt: PieceTo, keys: &QuietKeys) -> i32 {
         let mut score = self.quiet(color, mv, pt, keys);
+        // Without `conthist46` the far moves are always none: skip their reads.
+        if keys.prev[2] != PieceTo::NONE || keys.prev[3] != PieceTo::NONE {
+            score += self.continuation(keys.prev[2], pt) + self.continuation(keys.prev[3], pt);
+        }
         if let Some(slot) = keys.pawn {
             score += self.pawn[slot][pt.0 as usize] as i32;
         }
@@ -187,18 +196,6 @@ impl Histories {
     #[inline(always)]
     pub fn continuation(&self, before: PieceTo, now: PieceTo) -> i32 {
         self.continuation[before.0 as usize * PIECE_TO + now.0 as usize] as i32
-    }
-
-    /// The continuation history of playing `now` after each of `prev`, summed.
-    #[inline(always)]
-    pub fn continuations(&self, prev: &Continuations, now: PieceTo) -> i32 {
-        let near = self.continuation(prev[0], now) + self.continuation(prev[1], now);
-        // Without `conthist46` the far moves are always none: skip their reads.
-        if prev[2] == PieceTo::NONE && prev[3] == PieceTo::NONE {
-            near
-        } else {
-            near + self.continuation(prev[2], now) + self.continuation(prev[3], now)
-        }
     }
 
     /// The capture history of noisy move `mv` (moving `pt`) in `board`.
@@ -290,14 +287,16 @@ impl Histories {
         gravity(&mut self.butterfly[table][mv.from() as usize][mv.to() as usize], bonus);
     }
 
-    /// Moves the continuation history of `pt` after each of `prev` by `bonus`.
+    /// Moves the continuation history of `pt` after each of `prev` by `bonus`,
+    /// by half of it after the moves four and six plies before (they say less
+    /// about this move than the last two do).
     #[inline(always)]
     pub fn reward_continuation(&mut self, prev: &Continuations, pt: PieceTo, bonus: i32) {
-        for &before in prev {
+        for (i, &before) in prev.iter().enumerate() {
             if before != PieceTo::NONE {
                 gravity(
                     &mut self.continuation[before.0 as usize * PIECE_TO + pt.0 as usize],
-                    bonus,
+                    if i < 2 { bonus } else { bonus / 2 },
                 );
             }
         }
@@ -359,11 +358,21 @@ mod tests {
         let keys = QuietKeys { prev: near, ..QuietKeys::NONE };
         h.update_quiet(Color::White, 0, (nf3, pt), &[], &keys, 8);
         assert_eq!(h.continuation(PieceTo::NONE, pt), 0, "the empty slot never learns");
-        assert_eq!(h.continuations(&near, pt), 2 * stat_bonus(8));
-        assert_eq!(h.continuations(&far, pt), 2 * stat_bonus(8), "plies 4 and 6 not yet learnt");
-        h.reward_quiet(Color::White, (nf3, pt), &QuietKeys { prev: far, ..keys }, stat_bonus(8));
-        assert!(h.continuation(before(Square::B7), pt) > 0);
+        let far_keys = QuietKeys { prev: far, ..keys };
+        let butterfly = h.butterfly(Color::White, nf3, &keys);
+        assert_eq!(h.quiet(Color::White, nf3, pt, &keys), butterfly + 2 * stat_bonus(8));
+        let order = h.quiet_order(Color::White, nf3, pt, &far_keys);
+        assert_eq!(order, butterfly + 2 * stat_bonus(8), "plies 4 and 6 not yet learnt");
+        h.reward_quiet(Color::White, (nf3, pt), &far_keys, stat_bonus(8));
+        assert_eq!(
+            h.continuation(before(Square::B7), pt),
+            stat_bonus(8) / 2,
+            "far plies learn half"
+        );
         assert!(h.butterfly(Color::White, nf3, &keys) > stat_bonus(8));
+        // Ordering reads plies 4 and 6; pruning and reductions do not.
+        let near_only = h.quiet(Color::White, nf3, pt, &far_keys);
+        assert_eq!(h.quiet_order(Color::White, nf3, pt, &far_keys), near_only + stat_bonus(8));
     }
 
     #[test]
