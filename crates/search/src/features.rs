@@ -102,6 +102,9 @@ features! {
     /// After a reduced move beats alpha, its re-search goes a ply deeper when
     /// it beat the best score by far, a ply shallower when barely.
     deeper_shallower = "deepershallower" off,
+    /// Late move reductions grow for quiet moves when the hash move is a
+    /// capture or promotion (the node's best answer is likely noisy).
+    tt_capture = "ttcapture" off,
     /// Null move pruning only at expected cut nodes whose static eval is near beta.
     nmp_guard = "nmpguard" off,
     /// Aspiration: after a fail high the root is searched a ply shallower each time.

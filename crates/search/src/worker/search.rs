@@ -64,6 +64,8 @@ struct Node {
     correction_size: i32,
     /// With `ttpv` on: a PV node, or one the table remembers on a PV.
     tt_pv: bool,
+    /// With `ttcapture` on: the hash move is a capture or promotion.
+    tt_capture: bool,
 }
 
 /// A move of the loop, with what the pruning, extension and reduction steps read of it.
@@ -249,6 +251,9 @@ impl Worker {
             keys: self.quiet_keys(ctx, ply),
             correction_size: if ctx.features.correction_terms { correction.abs() } else { 0 },
             tt_pv: ctx.features.tt_pv && (pv_node || hit.is_some_and(|h| h.pv)),
+            tt_capture: ctx.features.tt_capture
+                && !hash_move.is_null()
+                && self.board().is_noisy(hash_move),
         };
 
         self.frames[ply].keys = node.keys;
@@ -656,6 +661,7 @@ impl Worker {
         if ctx.features.cutoff_count {
             r += i32::from(i32::from(self.frames[node.ply + 1].cutoffs) > lmr_cutoff_count());
         }
+        r += i32::from(node.tt_capture && !c.noisy);
         if c.noisy {
             r /= lmr_noisy_divisor();
         }
