@@ -96,15 +96,15 @@ features! {
     /// The table's PV flag (the node is or was on a principal variation, kept
     /// in the entries it stores): less late move reduction, a larger reverse
     /// futility margin.
-    tt_pv = "ttpv" off,
+    tt_pv = "ttpv" on,
     /// Late move reductions grow when this node's children keep failing high.
-    cutoff_count = "cutoffcnt" off,
+    cutoff_count = "cutoffcnt" on,
     /// After a reduced move beats alpha, its re-search goes a ply deeper when
     /// it beat the best score by far, a ply shallower when barely.
-    deeper_shallower = "deepershallower" off,
+    deeper_shallower = "deepershallower" on,
     /// Late move reductions grow for quiet moves when the hash move is a
     /// capture or promotion (the node's best answer is likely noisy).
-    tt_capture = "ttcapture" off,
+    tt_capture = "ttcapture" on,
     /// Null move pruning only at expected cut nodes whose static eval is near beta.
     nmp_guard = "nmpguard" off,
     /// Aspiration: after a fail high the root is searched a ply shallower each time.
