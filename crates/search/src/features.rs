@@ -149,13 +149,13 @@ features! {
     hindsight = "hindsight" off,
     /// Butterfly history in four tables, by whether a quiet move's from- and
     /// to-squares are attacked by the opponent.
-    threat_history = "threathist" off,
+    threat_history = "threathist" on,
     /// Pawn-structure history: a quiet move's history under this pawn
     /// structure, in its order.
-    pawn_history = "pawnhist" off,
+    pawn_history = "pawnhist" on,
     /// Low-ply history: quiet moves' history at the first plies of this
     /// search, in their order there.
-    low_ply_history = "lowplyhist" off,
+    low_ply_history = "lowplyhist" on,
 }
 
 impl Features {
