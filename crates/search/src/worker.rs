@@ -101,7 +101,8 @@ pub(crate) struct Share<'a> {
 
 /// A search thread's private state.
 pub struct Worker {
-    /// Changed only through `make_move`, `make_null` and `unmake_move` (and `prepare`).
+    /// Changed only through `make_move`, `unmake_move`, `make_null` and
+    /// `unmake_null` (and `prepare`).
     position: Position,
     histories: Box<Histories>,
     /// What this thread's searches learned about the static evaluation.
@@ -109,7 +110,8 @@ pub struct Worker {
     /// The evaluation network.
     network: Arc<Network>,
     /// The network's accumulators along the current line: `[0]` is the root's,
-    /// `[accumulators_len - 1]` the current position's.
+    /// `[accumulators_len - 1]` the current position's. A null move adds none:
+    /// it moves no piece, so the position after it shares its parent's.
     accumulators: Box<[Accumulator]>,
     accumulators_len: usize,
     frames: Vec<Frame>,
@@ -231,8 +233,9 @@ impl Worker {
 
     /// Plays `mv`, legal in the current position. Every move the search makes
     /// goes through here and [`Worker::unmake_move`] (and a null move through
-    /// [`Worker::make_null`]): the one place to update anything incremental
-    /// that follows the position, such as an evaluation accumulator.
+    /// [`Worker::make_null`] and [`Worker::unmake_null`]): the one place to
+    /// update anything incremental that follows the position, such as an
+    /// evaluation accumulator.
     ///
     /// The child's table bucket is prefetched first, so that the memory load
     /// overlaps the accumulator update instead of stalling the child's probe.
@@ -242,33 +245,44 @@ impl Worker {
         tt.prefetch(self.position.board().key());
         let n = self.accumulators_len;
         let parent = self.position.previous_board().expect("a move was just pushed");
-        self.accumulators[n] = self.accumulators[n - 1].play(&self.network, parent, mv);
+        let (line, free) = self.accumulators.split_at_mut(n);
+        line[n - 1].play_into(&self.network, parent, mv, &mut free[0]);
         self.accumulators_len = n + 1;
     }
 
-    /// Passes the move to the opponent (null move pruning).
+    /// Passes the move to the opponent (null move pruning); the accumulator
+    /// stays the parent's.
     #[inline(always)]
     fn make_null(&mut self, tt: &TranspositionTable) {
         self.position.push_null();
         tt.prefetch(self.position.board().key());
-        let n = self.accumulators_len;
-        self.accumulators[n] = self.accumulators[n - 1];
-        self.accumulators_len = n + 1;
     }
 
-    /// Takes back the last [`Worker::make_move`] or [`Worker::make_null`].
+    /// Takes back the last [`Worker::make_move`].
     #[inline(always)]
     fn unmake_move(&mut self) {
         self.accumulators_len -= 1;
         self.position.pop();
     }
 
+    /// Takes back the last [`Worker::make_null`].
+    #[inline(always)]
+    fn unmake_null(&mut self) {
+        self.position.pop();
+    }
+
     /// The static evaluation of the current position, from the side to move's
     /// point of view: the search's only call of the evaluation.
     fn evaluate(&mut self) -> i32 {
-        let side = self.position.board().side_to_move();
+        let board = self.position.board();
+        let accumulator = &self.accumulators[self.accumulators_len - 1];
+        debug_assert!(
+            *accumulator == Accumulator::new(&self.network, board),
+            "the accumulator on top of the stack is not the position's: {}",
+            board.to_fen(true)
+        );
         // Clamped by the network to ±MAX_EVAL: never a tablebase or mate score.
-        self.network.evaluate(&self.accumulators[self.accumulators_len - 1], side)
+        self.network.evaluate(accumulator, board.side_to_move())
     }
 
     /// The static evaluation of a node not in check: the one the table stored with
@@ -298,24 +312,39 @@ impl Worker {
     /// when they are on.
     #[inline(always)]
     fn quiet_keys(&self, ctx: &SearchContext, ply: usize) -> QuietKeys {
+        QuietKeys { threats: self.threat_map(ctx), ..self.quiet_keys_but_threats(ctx, ply) }
+    }
+
+    /// [`Worker::quiet_keys`] without the threat map, the one part that costs
+    /// (the opponent's attacks): a node builds its keys this way and adds the
+    /// map when it reaches its moves (Step 8), so the nodes that the table or
+    /// the whole-node pruning decide never build it.
+    #[inline(always)]
+    fn quiet_keys_but_threats(&self, ctx: &SearchContext, ply: usize) -> QuietKeys {
         let moved = |back: usize| {
             if ply >= back { self.frames[ply - back].moved } else { PieceTo::NONE }
         };
         let features = &ctx.features;
-        let board = self.board();
         QuietKeys {
             prev: if features.far_continuation {
                 [moved(1), moved(2), moved(4), moved(6)]
             } else {
                 [moved(1), moved(2), PieceTo::NONE, PieceTo::NONE]
             },
-            threats: if features.threat_history {
-                board.attacked_by(!board.side_to_move())
-            } else {
-                board::Bitboard::EMPTY
-            },
-            pawn: features.pawn_history.then(|| QuietKeys::pawn_slot(board)),
+            threats: board::Bitboard::EMPTY,
+            pawn: features.pawn_history.then(|| QuietKeys::pawn_slot(self.board())),
             low_ply: (features.low_ply_history && ply < LOW_PLIES).then_some(ply),
+        }
+    }
+
+    /// The squares the opponent attacks, for `threathist` (empty when it is off).
+    #[inline(always)]
+    fn threat_map(&self, ctx: &SearchContext) -> board::Bitboard {
+        if ctx.features.threat_history {
+            let board = self.board();
+            board.attacked_by(!board.side_to_move())
+        } else {
+            board::Bitboard::EMPTY
         }
     }
 

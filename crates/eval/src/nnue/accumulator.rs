@@ -152,46 +152,57 @@ impl Accumulator {
     /// The accumulator after `mv` (legal in `board`, whose accumulator this is).
     #[inline]
     pub fn play(&self, net: &Network, board: &Board, mv: Move) -> Accumulator {
+        let mut child = *self;
+        self.play_into(net, board, mv, &mut child);
+        child
+    }
+
+    /// [`Accumulator::play`] written into `child` (any accumulator, wholly
+    /// overwritten): the search's form, which fills its stack slot in place
+    /// instead of zeroing a temporary and copying it there.
+    #[inline]
+    pub fn play_into(&self, net: &Network, board: &Board, mv: Move, child: &mut Accumulator) {
         let delta = MoveDelta::new(board, mv);
         let after = || {
             let mut after = *board;
             after.play_unchecked(mv);
             after
         };
-        let child = if delta.needs_refresh() {
-            self.apply(net, &delta, &after())
+        if delta.needs_refresh() {
+            self.apply_into(net, &delta, &after(), child);
         } else {
-            self.incremental(net, &delta)
-        };
+            self.incremental_on(simd::UPDATE, net, &delta, child);
+        }
         debug_assert!(
-            child == Accumulator::new(net, &after()),
+            *child == Accumulator::new(net, &after()),
             "incremental accumulator differs from a fresh one after {mv:?} in {}",
             board.to_fen(true)
         );
-        child
     }
 
     /// The accumulator with `delta` applied; `child` is the board after the
     /// move, read only by a perspective whose view changed.
     #[inline]
     pub fn apply(&self, net: &Network, delta: &MoveDelta, child: &Board) -> Accumulator {
-        let mut out = self.incremental(net, delta);
+        let mut out = *self;
+        self.apply_into(net, delta, child, &mut out);
+        out
+    }
+
+    /// [`Accumulator::apply`] written into `out` (wholly overwritten).
+    #[inline]
+    fn apply_into(&self, net: &Network, delta: &MoveDelta, child: &Board, out: &mut Accumulator) {
+        self.incremental_on(simd::UPDATE, net, delta, out);
         for perspective in Color::ALL {
             if delta.refresh[perspective as usize] {
                 out.values[perspective as usize] = fresh(net, child, perspective);
             }
         }
-        out
     }
 
-    /// `delta` applied incrementally to each perspective whose view stays
-    /// (one that must be refreshed is left zero), on this build's path.
-    #[inline(always)]
-    fn incremental(&self, net: &Network, delta: &MoveDelta) -> Accumulator {
-        self.incremental_on(simd::UPDATE, net, delta)
-    }
-
-    /// [`Accumulator::incremental`] on a given `path` (tests compare the paths).
+    /// `delta` applied incrementally, on a given `path`, to each perspective
+    /// whose view stays, written into `child` (a perspective that must be
+    /// refreshed is left as it was). Tests compare the paths.
     ///
     /// # Panics
     ///
@@ -202,8 +213,8 @@ impl Accumulator {
         path: Path,
         net: &Network,
         delta: &MoveDelta,
-    ) -> Accumulator {
-        let mut child = Accumulator { values: [[0; HIDDEN]; 2] };
+        child: &mut Accumulator,
+    ) {
         for perspective in Color::ALL {
             if delta.refresh[perspective as usize] {
                 continue;
@@ -227,7 +238,6 @@ impl Accumulator {
                 (a, r) => unreachable!("a move adds 1-2 and removes 1-2 features, not {a}/{r}"),
             }
         }
-        child
     }
 }
 

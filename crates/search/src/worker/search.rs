@@ -248,15 +248,13 @@ impl Worker {
             improving: self.improving(ctx, ply, static_eval),
             static_eval,
             hash_move,
-            keys: self.quiet_keys(ctx, ply),
+            keys: self.quiet_keys_but_threats(ctx, ply),
             correction_size: if ctx.features.correction_terms { correction.abs() } else { 0 },
             tt_pv: ctx.features.tt_pv && (pv_node || hit.is_some_and(|h| h.pv)),
             tt_capture: ctx.features.tt_capture
                 && !hash_move.is_null()
                 && self.board().is_noisy(hash_move),
         };
-
-        self.frames[ply].keys = node.keys;
 
         // Step 4b. Hindsight: the parent's reduction of the move that led here, read
         // with both sides' evals.
@@ -284,7 +282,10 @@ impl Worker {
             node.depth -= iir_reduction();
         }
 
-        // Step 8. The move loop.
+        // Step 8. The move loop. The children read this node's keys when they learn
+        // of its move (`priorbonus`, `evalhist`).
+        node.keys.threats = self.threat_map(ctx);
+        self.frames[ply].keys = node.keys;
         let ordering = PickerContext {
             keys: node.keys,
             killers: self.histories.killers[ply],
@@ -822,6 +823,8 @@ impl Worker {
             node.cut,
         );
         self.frames[ply].excluded = Move::NULL;
+        // The search without the hash move ran at this ply and wrote its own keys.
+        self.frames[ply].keys = node.keys;
         if self.stopped {
             return Singular::Extend(0);
         }
@@ -893,7 +896,7 @@ impl Worker {
         self.frames[ply].quiet = Move::NULL;
         self.make_null(ctx.tt);
         let score = -self.search::<Inner>(ctx, -beta, -beta + 1, depth - r, ply + 1, !node.cut);
-        self.unmake_move();
+        self.unmake_null();
         if self.stopped {
             return Some(0);
         }

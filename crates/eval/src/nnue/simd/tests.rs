@@ -135,13 +135,10 @@ fn walk(path: Path, net: &Network, board: &Board, acc: &Accumulator, depth: u32,
     }
     for &mv in board.legal_moves().as_slice() {
         let delta = MoveDelta::new(board, mv);
-        let child = acc.incremental_on(Path::Portable, net, &delta);
-        assert_eq!(
-            acc.incremental_on(path, net, &delta),
-            child,
-            "{mv:?} in {}",
-            board.to_fen(true)
-        );
+        let (mut portable, mut on_path) = (*acc, *acc);
+        acc.incremental_on(Path::Portable, net, &delta, &mut portable);
+        acc.incremental_on(path, net, &delta, &mut on_path);
+        assert_eq!(on_path, portable, "{mv:?} in {}", board.to_fen(true));
         let mut next = *board;
         next.play_unchecked(mv);
         let child = acc.apply(net, &delta, &next);
