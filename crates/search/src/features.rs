@@ -132,21 +132,21 @@ features! {
     /// Stronger negative singular extensions: two plies when the stored score
     /// alone beats beta, one at an expected cut node or when the stored score
     /// is no better than the search without the hash move found.
-    singular_negative = "singularneg" off,
+    singular_negative = "singularneg" on,
     /// A quiet hash move singular by far (at non-PV nodes) is extended three plies.
-    triple_extension = "tripleext" off,
+    triple_extension = "tripleext" on,
     /// Quiescence tries a bounded number of moves: out of check, captures past
     /// the first few that are not recaptures, promotions or checks are skipped;
     /// in check, once a line that avoids mate is known, the quiet evasions past
     /// the first.
-    qs_limits = "qslimits" off,
+    qs_limits = "qslimits" on,
     /// Quiescence's fail highs blended towards beta (stand pat halfway, a
     /// move's score a quarter of the way): less of an overestimate is stored.
-    qs_blend = "qsblend" off,
+    qs_blend = "qsblend" on,
     /// Hindsight: a node reached by a move reduced a lot is searched a ply
     /// deeper when the opponent's eval did not worsen; one reached by a reduced
     /// move after which both sides' evals look good for it, a ply shallower.
-    hindsight = "hindsight" off,
+    hindsight = "hindsight" on,
     /// Butterfly history in four tables, by whether a quiet move's from- and
     /// to-squares are attacked by the opponent.
     threat_history = "threathist" on,
