@@ -12,9 +12,9 @@
 use crate::sample::Sample;
 use board::{Board, Color};
 use gamedata::{Game, GameReader, GameResult};
-use std::io::{BufReader, Read};
+use std::io::{self, BufReader, Read};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, ChildStdout, Command, Stdio};
 
 /// Which recorded positions become samples.
 #[derive(Clone, Copy, Debug)]
@@ -104,16 +104,57 @@ pub fn open(path: &Path) -> Result<Box<dyn Read + Send>, String> {
     let name = path.display();
     let file = infile::InputFile::open(path)?.into_file();
     if path.extension().is_some_and(|e| e == "xz") {
-        let child = Command::new("xz")
+        let mut child = Command::new("xz")
             .arg("-dc")
             .stdin(file)
             .stdout(Stdio::piped())
             .spawn()
             .map_err(|e| format!("cannot run xz for {name}: {e}"))?;
-        let stdout = child.stdout.ok_or_else(|| format!("no output from xz for {name}"))?;
-        Ok(Box::new(BufReader::with_capacity(1 << 20, stdout)))
+        let stdout = child.stdout.take().ok_or_else(|| format!("no output from xz for {name}"))?;
+        Ok(Box::new(Decompressed {
+            output: BufReader::with_capacity(1 << 20, stdout),
+            child: Some(child),
+        }))
     } else {
         Ok(Box::new(BufReader::with_capacity(1 << 20, file)))
+    }
+}
+
+/// The output of an `xz -dc` child. Its end is the end of the data only when
+/// `xz` succeeded: a file it cannot decompress (corrupt, truncated, not xz)
+/// gives a short or empty stream and a failed exit, which this turns into an
+/// error at the end of the stream instead of a quietly shorter file. The
+/// child is always reaped: at the end of its output, or when the reader is
+/// dropped before that (killed first).
+struct Decompressed {
+    output: BufReader<ChildStdout>,
+    /// `None` once reaped.
+    child: Option<Child>,
+}
+
+impl Read for Decompressed {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.output.read(buf)?;
+        if n == 0
+            && !buf.is_empty()
+            && let Some(mut child) = self.child.take()
+        {
+            let status = child.wait()?;
+            if !status.success() {
+                return Err(io::Error::other(format!("xz could not decompress it ({status})")));
+            }
+        }
+        Ok(n)
+    }
+}
+
+impl Drop for Decompressed {
+    fn drop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            // Read no further: xz may be blocked writing to the pipe.
+            let _ = child.kill();
+            let _ = child.wait();
+        }
     }
 }
 
@@ -309,6 +350,48 @@ mod tests {
         assert_eq!(data_files(&named).expect("exist"), named);
         assert_eq!(data_files(std::slice::from_ref(&dir)).expect("exists"), files);
         std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// A `.xz` file that `xz` cannot decompress is an error, not a file
+    /// without games, and a good one reads whole; neither leaves its `xz`
+    /// child behind.
+    #[test]
+    fn a_file_xz_cannot_decompress_is_an_error() {
+        let dir = std::env::temp_dir().join(format!("tessera-xz-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let bad = dir.join("not-xz.bin.xz");
+        std::fs::write(&bad, b"these bytes are not an xz stream").expect("written");
+        let Err(e) = for_each_game(&bad, |_| {}) else { panic!("a corrupt file read as empty") };
+        assert!(e.contains("xz could not decompress it"), "{e}");
+
+        let game = Game { start: Board::startpos(), result: GameResult::Draw, plies: vec![] };
+        let mut bytes = Vec::new();
+        gamedata::write_game(&mut bytes, &game).expect("packs");
+        let good = dir.join("good.bin");
+        std::fs::write(&good, &bytes).expect("written");
+        let status = Command::new("xz").arg("-kf").arg(&good).status().expect("xz runs");
+        assert!(status.success());
+        let mut games = 0;
+        for_each_game(&good.with_extension("bin.xz"), |_| games += 1).expect("reads");
+        assert_eq!(games, 1);
+        // Stopped early (dropped unread): the child is killed and reaped.
+        drop(open(&good.with_extension("bin.xz")).expect("opens"));
+        assert_eq!(zombie_children(), 0, "an xz child was left unreaped");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// How many children of this process have exited without being reaped.
+    fn zombie_children() -> usize {
+        let me = std::process::id().to_string();
+        let Ok(dir) = std::fs::read_dir("/proc") else { return 0 };
+        dir.filter_map(|e| std::fs::read_to_string(e.ok()?.path().join("stat")).ok())
+            .filter(|stat| {
+                // pid (comm) state ppid ...: the fields after the command's closing parenthesis.
+                let after = stat.rsplit_once(") ").map_or("", |(_, rest)| rest);
+                let mut fields = after.split_whitespace();
+                fields.next() == Some("Z") && fields.next() == Some(me.as_str())
+            })
+            .count()
     }
 
     /// A data path that is not a regular file is refused before anything is
