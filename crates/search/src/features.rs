@@ -112,23 +112,10 @@ features! {
     /// Upcoming repetitions (cuckoo tables): where the side to move can repeat
     /// a position, a draw is the least it scores, before the move is played.
     upcoming_repetition = "upcomingrep" off,
-    /// A table cutoff moves the history of its quiet hash move: a bonus when
-    /// it held beta, a malus when the node failed low.
-    tt_cutoff_history = "ttcuthist" off,
-    /// A node that fails low gives the opponent's quiet move that led to it a
-    /// history bonus: it refuted everything here.
-    prior_move_bonus = "priorbonus" off,
     /// The static eval's change across the opponent's quiet move (both sides'
     /// evals known) moves that move's butterfly history: a move after which
     /// the mover's eval fell is a worse move.
     eval_history = "evalhist" off,
-    /// Continuation history also against the moves four and six plies before,
-    /// in ordering (not in the history terms of pruning and reductions) and in
-    /// the updates, at half weight.
-    far_continuation = "conthist46" off,
-    /// After a reduced move's re-search, its continuation history learns the
-    /// result: a bonus when it held beta, a malus when it failed low.
-    lmr_continuation = "lmrconthist" off,
     /// Stronger negative singular extensions: two plies when the stored score
     /// alone beats beta, one at an expected cut node or when the stored score
     /// is no better than the search without the hash move found.

@@ -50,11 +50,6 @@ impl PieceTo {
 
 const PIECE_TO: usize = 12 * 64 + 1;
 
-/// The earlier moves a quiet move's continuation history is read and written
-/// against: the moves played one, two, four and six plies before it. The last
-/// two are [`PieceTo::NONE`] (whose entries stay 0) unless `conthist46` is on.
-pub type Continuations = [PieceTo; 4];
-
 /// The plies from the root that low-ply history (`lowplyhist`) covers.
 pub const LOW_PLIES: usize = 4;
 
@@ -65,8 +60,10 @@ const PAWN_SLOTS: usize = 1024;
 /// the move itself: built once per node, the same for ordering and updates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct QuietKeys {
-    /// The earlier moves, for continuation history.
-    pub prev: Continuations,
+    /// The moves played one and two plies before, for continuation history
+    /// ([`PieceTo::NONE`], whose entries stay 0, before the root or after a
+    /// null move).
+    pub prev: [PieceTo; 2],
     /// The squares the opponent attacks, for butterfly history by threat
     /// (`threathist`; empty when off, so every move reads the unthreatened table).
     pub threats: Bitboard,
@@ -79,7 +76,7 @@ pub struct QuietKeys {
 impl QuietKeys {
     /// No earlier move and no table beyond butterfly and continuation history.
     pub const NONE: QuietKeys =
-        QuietKeys { prev: [PieceTo::NONE; 4], threats: Bitboard::EMPTY, pawn: None, low_ply: None };
+        QuietKeys { prev: [PieceTo::NONE; 2], threats: Bitboard::EMPTY, pawn: None, low_ply: None };
 
     /// The pawn-structure history slot of `board`.
     #[inline(always)]
@@ -163,8 +160,7 @@ impl Histories {
 
     /// The history of `color`'s quiet move `mv` (moving `pt`) that the pruning
     /// and reduction steps read: butterfly history and the continuation
-    /// history against the moves one and two plies before, the scale their
-    /// margins are tuned for.
+    /// history against the moves one and two plies before.
     #[inline(always)]
     pub fn quiet(&self, color: Color, mv: Move, pt: PieceTo, keys: &QuietKeys) -> i32 {
         self.butterfly(color, mv, keys)
@@ -173,15 +169,10 @@ impl Histories {
     }
 
     /// The order of `color`'s quiet move `mv` (moving `pt`): its [`Self::quiet`]
-    /// history, plus the continuation history against the moves four and six
-    /// plies before, pawn-structure and low-ply history where `keys` has them.
+    /// history, plus pawn-structure and low-ply history where `keys` has them.
     #[inline(always)]
     pub fn quiet_order(&self, color: Color, mv: Move, pt: PieceTo, keys: &QuietKeys) -> i32 {
         let mut score = self.quiet(color, mv, pt, keys);
-        // Without `conthist46` the far moves are always none: skip their reads.
-        if keys.prev[2] != PieceTo::NONE || keys.prev[3] != PieceTo::NONE {
-            score += self.continuation(keys.prev[2], pt) + self.continuation(keys.prev[3], pt);
-        }
         if let Some(slot) = keys.pawn {
             score += self.pawn[slot][pt.0 as usize] as i32;
         }
@@ -262,7 +253,7 @@ impl Histories {
     /// `keys` names by `bonus` (negative: a malus): butterfly, continuation,
     /// and pawn-structure (half as much) and low-ply history where `keys` has them.
     #[inline(always)]
-    pub fn reward_quiet(
+    fn reward_quiet(
         &mut self,
         color: Color,
         (mv, pt): (Move, PieceTo),
@@ -270,7 +261,12 @@ impl Histories {
         bonus: i32,
     ) {
         self.reward_butterfly(color, mv, keys, bonus);
-        self.reward_continuation(&keys.prev, pt, bonus);
+        for before in keys.prev {
+            if before != PieceTo::NONE {
+                let entry = &mut self.continuation[before.0 as usize * PIECE_TO + pt.0 as usize];
+                gravity(entry, bonus);
+            }
+        }
         if let Some(slot) = keys.pawn {
             gravity(&mut self.pawn[slot][pt.0 as usize], bonus / 2);
         }
@@ -285,21 +281,6 @@ impl Histories {
     pub fn reward_butterfly(&mut self, color: Color, mv: Move, keys: &QuietKeys, bonus: i32) {
         let table = color as usize * 4 + keys.threat_table(mv);
         gravity(&mut self.butterfly[table][mv.from() as usize][mv.to() as usize], bonus);
-    }
-
-    /// Moves the continuation history of `pt` after each of `prev` by `bonus`,
-    /// by half of it after the moves four and six plies before (they say less
-    /// about this move than the last two do).
-    #[inline(always)]
-    pub fn reward_continuation(&mut self, prev: &Continuations, pt: PieceTo, bonus: i32) {
-        for (i, &before) in prev.iter().enumerate() {
-            if before != PieceTo::NONE {
-                gravity(
-                    &mut self.continuation[before.0 as usize * PIECE_TO + pt.0 as usize],
-                    if i < 2 { bonus } else { bonus / 2 },
-                );
-            }
-        }
     }
 }
 
@@ -353,26 +334,16 @@ mod tests {
         let nf3 = board.parse_uci_move("g1f3", false).expect("legal");
         let pt = PieceTo::new(Color::White, Piece::Knight, nf3.to());
         let before = |sq: Square| PieceTo::new(Color::Black, Piece::King, sq);
-        let near = [before(Square::E7), before(Square::D7), PieceTo::NONE, PieceTo::NONE];
-        let far = [before(Square::E7), before(Square::D7), before(Square::C7), before(Square::B7)];
-        let keys = QuietKeys { prev: near, ..QuietKeys::NONE };
+        let keys = QuietKeys { prev: [before(Square::E7), before(Square::D7)], ..QuietKeys::NONE };
         h.update_quiet(Color::White, 0, (nf3, pt), &[], &keys, 8);
-        assert_eq!(h.continuation(PieceTo::NONE, pt), 0, "the empty slot never learns");
-        let far_keys = QuietKeys { prev: far, ..keys };
+        assert_eq!(h.continuation(before(Square::E7), pt), stat_bonus(8));
+        assert_eq!(h.continuation(before(Square::D7), pt), stat_bonus(8));
         let butterfly = h.butterfly(Color::White, nf3, &keys);
         assert_eq!(h.quiet(Color::White, nf3, pt, &keys), butterfly + 2 * stat_bonus(8));
-        let order = h.quiet_order(Color::White, nf3, pt, &far_keys);
-        assert_eq!(order, butterfly + 2 * stat_bonus(8), "plies 4 and 6 not yet learnt");
-        h.reward_quiet(Color::White, (nf3, pt), &far_keys, stat_bonus(8));
-        assert_eq!(
-            h.continuation(before(Square::B7), pt),
-            stat_bonus(8) / 2,
-            "far plies learn half"
-        );
-        assert!(h.butterfly(Color::White, nf3, &keys) > stat_bonus(8));
-        // Ordering reads plies 4 and 6; pruning and reductions do not.
-        let near_only = h.quiet(Color::White, nf3, pt, &far_keys);
-        assert_eq!(h.quiet_order(Color::White, nf3, pt, &far_keys), near_only + stat_bonus(8));
+        // After a null move: the empty slot never learns.
+        let after_null = QuietKeys { prev: [PieceTo::NONE, before(Square::E7)], ..keys };
+        h.update_quiet(Color::White, 0, (nf3, pt), &[], &after_null, 8);
+        assert_eq!(h.continuation(PieceTo::NONE, pt), 0, "the empty slot never learns");
     }
 
     #[test]

@@ -375,9 +375,6 @@ tunables! {
     eval_history_bound = 1500, 500..=4000, step 150;
     /// ... plus this.
     eval_history_offset = 600, 0..=2000, step 80;
-    /// `priorbonus`: the bonus of the move that caused a fail low, in hundredths
-    /// of a cutoff's bonus at the node's depth.
-    prior_move_bonus_percent = 100, 25..=200, step 10;
 
     // Step 14. Correction history (`correction.rs`).
     /// The largest correction an entry holds, in centipawns.

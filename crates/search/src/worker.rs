@@ -306,31 +306,18 @@ impl Worker {
     }
 
     /// Where the quiet moves of the current position, `ply` plies from the
-    /// root, are read and written in the histories: continuation history
-    /// against the moves one and two plies before (and with `conthist46` four
-    /// and six), and the tables of `threathist`, `pawnhist` and `lowplyhist`
-    /// when they are on.
-    #[inline(always)]
-    fn quiet_keys(&self, ctx: &SearchContext, ply: usize) -> QuietKeys {
-        QuietKeys { threats: self.threat_map(ctx), ..self.quiet_keys_but_threats(ctx, ply) }
-    }
-
-    /// [`Worker::quiet_keys`] without the threat map, the one part that costs
-    /// (the opponent's attacks): a node builds its keys this way and adds the
-    /// map when it reaches its moves (Step 8), so the nodes that the table or
-    /// the whole-node pruning decide never build it.
+    /// root, are read and written in the histories — continuation history
+    /// against the moves one and two plies before, and the tables of
+    /// `pawnhist` and `lowplyhist` when they are on — but for the threat map
+    /// of `threathist` ([`Worker::threat_map`]), the one part that costs (the
+    /// opponent's attacks): a node adds it when it reaches its moves (Step 8),
+    /// so the nodes that the table or the whole-node pruning decide never
+    /// build it.
     #[inline(always)]
     fn quiet_keys_but_threats(&self, ctx: &SearchContext, ply: usize) -> QuietKeys {
-        let moved = |back: usize| {
-            if ply >= back { self.frames[ply - back].moved } else { PieceTo::NONE }
-        };
         let features = &ctx.features;
         QuietKeys {
-            prev: if features.far_continuation {
-                [moved(1), moved(2), moved(4), moved(6)]
-            } else {
-                [moved(1), moved(2), PieceTo::NONE, PieceTo::NONE]
-            },
+            prev: self.prev_moves(ply),
             threats: board::Bitboard::EMPTY,
             pawn: features.pawn_history.then(|| QuietKeys::pawn_slot(self.board())),
             low_ply: (features.low_ply_history && ply < LOW_PLIES).then_some(ply),

@@ -6,7 +6,7 @@
 use super::table::{NodeResult, bound_settles, tt_cutoff, tt_score};
 use super::{NO_EVAL, SearchContext, Worker};
 use crate::correction::Kinds;
-use crate::history::{PieceTo, QuietKeys, stat_bonus};
+use crate::history::{PieceTo, QuietKeys};
 use crate::params::*;
 use crate::picker::{MovePicker, PickerContext};
 use board::{Board, CheckSquares, Move, StackList};
@@ -170,9 +170,6 @@ impl Worker {
             && !singular_search
             && let Some(score) = hit.and_then(|h| tt_cutoff(&h, depth, alpha, beta, ply))
         {
-            if ctx.features.tt_cutoff_history {
-                self.learn_from_table_cutoff(ctx, hash_move, score, beta, depth, ply);
-            }
             return score;
         }
         if K::ROOT && !self.root.contains(hash_move) {
@@ -283,7 +280,7 @@ impl Worker {
         }
 
         // Step 8. The move loop. The children read this node's keys when they learn
-        // of its move (`priorbonus`, `evalhist`).
+        // of its move (`evalhist`).
         node.keys.threats = self.threat_map(ctx);
         self.frames[ply].keys = node.keys;
         let ordering = PickerContext {
@@ -361,16 +358,6 @@ impl Worker {
                             ply + 1,
                             !cut_node,
                         );
-                        if ctx.features.lmr_continuation && !self.stopped {
-                            let bonus = if score <= alpha {
-                                -stat_bonus(depth)
-                            } else if score >= beta {
-                                stat_bonus(depth)
-                            } else {
-                                0
-                            };
-                            self.histories.reward_continuation(&node.keys.prev, c.pt, bonus);
-                        }
                     }
                 }
                 // A null-window fail high inside the window: re-search with this node's own
@@ -459,11 +446,6 @@ impl Worker {
                 pv: pv_node || node.tt_pv,
             };
             ctx.store(key, ply, result);
-        }
-
-        // Step 13b. A fail low: the opponent's quiet move that led here refuted every move.
-        if ctx.features.prior_move_bonus && !K::ROOT && best_move.is_null() {
-            self.reward_prior_move(ply, node.depth);
         }
 
         // Step 14. Correction history.
@@ -699,28 +681,6 @@ impl Worker {
         }
     }
 
-    /// Step 3, `ttcuthist`: a table cutoff with `score` at `depth` teaches the
-    /// history of its quiet hash move (`hash_move`, legal or null): a bonus when
-    /// it held `beta`, a malus when the stored bound says the node fails low.
-    #[inline(always)]
-    fn learn_from_table_cutoff(
-        &mut self,
-        ctx: &SearchContext,
-        hash_move: Move,
-        score: i32,
-        beta: i32,
-        depth: i32,
-        ply: usize,
-    ) {
-        if hash_move.is_null() || self.board().is_noisy(hash_move) {
-            return;
-        }
-        let us = self.board().side_to_move();
-        let keys = self.quiet_keys(ctx, ply);
-        let bonus = if score >= beta { stat_bonus(depth) } else { -stat_bonus(depth) };
-        self.histories.reward_quiet(us, (hash_move, self.piece_to(hash_move)), &keys, bonus);
-    }
-
     /// Step 4, `evalhist`: the static eval's change across the opponent's quiet
     /// move, both sides' evals known, moves that move's butterfly history. The
     /// two evals are each from the side to move's view, so their sum is how much
@@ -738,20 +698,6 @@ impl Worker {
         let them = !self.board().side_to_move();
         let (quiet, keys) = (parent.quiet, parent.keys);
         self.histories.reward_butterfly(them, quiet, &keys, bonus);
-    }
-
-    /// Step 13b, `priorbonus`: the node at `ply` failed low at `depth`, so the
-    /// opponent's move that led to it, when quiet, refuted all of its moves: a
-    /// history bonus for it, against the moves played before it.
-    #[inline(always)]
-    fn reward_prior_move(&mut self, ply: usize, depth: i32) {
-        let parent = self.frames[ply - 1];
-        if parent.quiet.is_null() {
-            return;
-        }
-        let them = !self.board().side_to_move();
-        let bonus = stat_bonus(depth) * prior_move_bonus_percent() / 100;
-        self.histories.reward_quiet(them, (parent.quiet, parent.moved), &parent.keys, bonus);
     }
 
     /// Step 14. Correction history: remember how far the search's result lay from
@@ -775,13 +721,7 @@ impl Worker {
         {
             let kinds = Kinds::of(&ctx.features);
             let difference = best_score - static_eval;
-            self.correction.update(
-                &board,
-                [node.keys.prev[0], node.keys.prev[1]],
-                kinds,
-                difference,
-                node.depth,
-            );
+            self.correction.update(&board, node.keys.prev, kinds, difference, node.depth);
         }
     }
 
