@@ -314,7 +314,7 @@ impl Worker {
     /// so the nodes that the table or the whole-node pruning decide never
     /// build it.
     #[inline(always)]
-    fn quiet_keys_but_threats(&self, ctx: &SearchContext, ply: usize) -> QuietKeys {
+    fn quiet_keys(&self, ctx: &SearchContext, ply: usize) -> QuietKeys {
         let features = &ctx.features;
         QuietKeys {
             prev: self.prev_moves(ply),

@@ -245,7 +245,7 @@ impl Worker {
             improving: self.improving(ctx, ply, static_eval),
             static_eval,
             hash_move,
-            keys: self.quiet_keys_but_threats(ctx, ply),
+            keys: self.quiet_keys(ctx, ply),
             correction_size: if ctx.features.correction_terms { correction.abs() } else { 0 },
             tt_pv: ctx.features.tt_pv && (pv_node || hit.is_some_and(|h| h.pv)),
             tt_capture: ctx.features.tt_capture
@@ -763,8 +763,6 @@ impl Worker {
             node.cut,
         );
         self.frames[ply].excluded = Move::NULL;
-        // The search without the hash move ran at this ply and wrote its own keys.
-        self.frames[ply].keys = node.keys;
         if self.stopped {
             return Singular::Extend(0);
         }
