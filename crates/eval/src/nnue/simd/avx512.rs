@@ -1,7 +1,8 @@
 //! The AVX-512 kernels (AVX-512F and AVX-512BW): 32 `i16` lanes per
-//! instruction. The engine uses them when built with AVX-512BW
-//! (`-C target-cpu=x86-64-v4`) where [`super::Path`] says so; tests and
-//! benchmarks call them at run time on CPUs that have both extensions.
+//! instruction. A build with AVX-512BW (`-C target-cpu=x86-64-v4`) updates
+//! its accumulators with them ([`super::UPDATE`]); its output layer keeps the
+//! AVX2 kernel ([`super::DOT`]). Tests and benchmarks call both at run time on
+//! CPUs that have the two extensions.
 
 use super::portable;
 use crate::nnue::layout::{DOT_CHUNK, HIDDEN, QA};
