@@ -128,66 +128,6 @@ fn build_slider(dirs: &[(i32, i32); 4], rng: &mut Pcg64Mcg) -> Slider {
     s
 }
 
-/// Slots of the cuckoo tables of reversible moves (a power of two).
-const CUCKOO_SIZE: usize = 8192;
-
-/// The cuckoo tables of upcoming-repetition detection (Marcel van Kervinck's
-/// method, as Stockfish has it): for every move of a knight, bishop, rook,
-/// queen or king of either colour between two squares on an empty board, the
-/// key difference it makes (both squares' piece keys and the side key) and
-/// the move (`from | to << 6`, the lower square first), each key in one of its
-/// two slots (`key % 8192`, `(key >> 16) % 8192`). 3,668 moves.
-fn cuckoo_tables(piece_keys: &[u64], side: u64) -> (Vec<u64>, Vec<u16>) {
-    let knight = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
-    let king = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
-    let steps = |sq: usize, offsets: &[(i32, i32)]| {
-        let (f, r) = ((sq % 8) as i32, (sq / 8) as i32);
-        offsets
-            .iter()
-            .filter(|(df, dr)| (0..8).contains(&(f + df)) && (0..8).contains(&(r + dr)))
-            .fold(0u64, |bb, (df, dr)| bb | 1u64 << ((r + dr) * 8 + f + df))
-    };
-    let attacks = |piece: usize, sq: usize| match piece {
-        1 => steps(sq, &knight),
-        2 => ray_attacks(sq, 0, &BISHOP_DIRS),
-        3 => ray_attacks(sq, 0, &ROOK_DIRS),
-        4 => ray_attacks(sq, 0, &BISHOP_DIRS) | ray_attacks(sq, 0, &ROOK_DIRS),
-        _ => steps(sq, &king),
-    };
-    let mut keys = vec![0u64; CUCKOO_SIZE];
-    let mut moves = vec![0u16; CUCKOO_SIZE];
-    let mut count = 0;
-    for color in 0..2 {
-        for piece in 1..6 {
-            let key_of = |sq: usize| piece_keys[(color * 6 + piece) * 64 + sq];
-            for s1 in 0..64 {
-                for s2 in s1 + 1..64 {
-                    if attacks(piece, s1) >> s2 & 1 == 0 {
-                        continue;
-                    }
-                    let mut mv = (s1 | s2 << 6) as u16;
-                    let mut key = key_of(s1) ^ key_of(s2) ^ side;
-                    let mut slot = (key as usize) % CUCKOO_SIZE;
-                    loop {
-                        std::mem::swap(&mut keys[slot], &mut key);
-                        std::mem::swap(&mut moves[slot], &mut mv);
-                        if mv == 0 {
-                            break;
-                        }
-                        // Push the evicted entry to its other slot.
-                        let first = (key as usize) % CUCKOO_SIZE;
-                        slot =
-                            if slot == first { (key >> 16) as usize % CUCKOO_SIZE } else { first };
-                    }
-                    count += 1;
-                }
-            }
-        }
-    }
-    assert_eq!(count, 3668, "the reversible moves of the cuckoo tables");
-    (keys, moves)
-}
-
 fn write_array(out: &mut String, name: &str, ty: &str, values: impl Iterator<Item = String>) {
     let values: Vec<String> = values.collect();
     writeln!(out, "pub(crate) static {name}: [{ty}; {}] = [", values.len()).unwrap();
@@ -214,11 +154,7 @@ fn main() {
     write_array(&mut z, "CASTLING", "u64", castling.iter().map(hex));
     let ep: Vec<u64> = (0..8).map(|_| rng.next_u64()).collect();
     write_array(&mut z, "EN_PASSANT_FILE", "u64", ep.iter().map(hex));
-    let side = rng.next_u64();
-    writeln!(z, "pub const SIDE: u64 = {};", hex(&side)).unwrap();
-    let (keys, moves) = cuckoo_tables(&pieces, side);
-    write_array(&mut z, "CUCKOO_KEYS", "u64", keys.iter().map(hex));
-    write_array(&mut z, "CUCKOO_MOVES", "u16", moves.iter().map(|m| m.to_string()));
+    writeln!(z, "pub const SIDE: u64 = {};", hex(&rng.next_u64())).unwrap();
     std::fs::write(out_dir.join("zobrist.rs"), z).expect("write zobrist.rs");
 
     let mut magic_rng = Pcg64Mcg::seed_from_u64(0x5eed_0f3a_61c5);

@@ -38,25 +38,3 @@ pub fn castling(rights: CastlingRights) -> u64 {
 pub fn en_passant(file: crate::File) -> u64 {
     generated::EN_PASSANT_FILE[file as usize]
 }
-
-/// The reversible move whose key difference is `diff`, if any: a knight,
-/// bishop, rook, queen or king of either colour moving between the two squares
-/// (in either direction: the lower square comes first) with the side to move
-/// changing. From the cuckoo tables `build.rs` generates (upcoming-repetition
-/// detection, [`Position::has_upcoming_repetition`](crate::Position::has_upcoming_repetition)).
-#[inline]
-pub fn reversible_move(diff: u64) -> Option<(Square, Square)> {
-    let size = generated::CUCKOO_KEYS.len();
-    let first = diff as usize % size;
-    let slot = if generated::CUCKOO_KEYS[first] == diff {
-        first
-    } else {
-        let second = (diff >> 16) as usize % size;
-        if generated::CUCKOO_KEYS[second] != diff {
-            return None;
-        }
-        second
-    };
-    let mv = generated::CUCKOO_MOVES[slot] as usize;
-    Some((Square::index_const(mv & 63), Square::index_const(mv >> 6)))
-}

@@ -105,17 +105,8 @@ features! {
     /// Late move reductions grow for quiet moves when the hash move is a
     /// capture or promotion (the node's best answer is likely noisy).
     tt_capture = "ttcapture" on,
-    /// Null move pruning only at expected cut nodes whose static eval is near beta.
-    nmp_guard = "nmpguard" off,
     /// Aspiration: after a fail high the root is searched a ply shallower each time.
     aspiration_fail_high_reduction = "aspfhr" off,
-    /// Upcoming repetitions (cuckoo tables): where the side to move can repeat
-    /// a position, a draw is the least it scores, before the move is played.
-    upcoming_repetition = "upcomingrep" off,
-    /// The static eval's change across the opponent's quiet move (both sides'
-    /// evals known) moves that move's butterfly history: a move after which
-    /// the mover's eval fell is a worse move.
-    eval_history = "evalhist" off,
     /// Stronger negative singular extensions: two plies when the stored score
     /// alone beats beta, one at an expected cut node or when the stored score
     /// is no better than the search without the hash move found.

@@ -278,7 +278,7 @@ impl Histories {
     /// Moves the butterfly history of `color`'s move `mv` (in the table `keys`'s
     /// threats choose) by `bonus`.
     #[inline(always)]
-    pub fn reward_butterfly(&mut self, color: Color, mv: Move, keys: &QuietKeys, bonus: i32) {
+    fn reward_butterfly(&mut self, color: Color, mv: Move, keys: &QuietKeys, bonus: i32) {
         let table = color as usize * 4 + keys.threat_table(mv);
         gravity(&mut self.butterfly[table][mv.from() as usize][mv.to() as usize], bonus);
     }

@@ -245,14 +245,9 @@ tunables! {
     /// late move one ply less.
     lmr_correction_threshold = 24, 4..=64, step 4;
 
-    // Steps 5, 6 and 11 (`ttpv`, `nmpguard`, `deepershallower`).
+    // Steps 5 and 11 (`ttpv`, `deepershallower`).
     /// `ttpv`: reverse futility's margin grows by this at a node on a PV.
     rfp_tt_pv_margin = 40, 0..=150, step 10;
-    /// `nmpguard`: null move only when the static eval is at least beta minus
-    /// this much per ply of depth, plus `nmp_guard_base`.
-    nmp_guard_per_depth = 23, 5..=60, step 4;
-    /// `nmpguard`'s constant term.
-    nmp_guard_base = 400, 100..=800, step 40;
     /// `cutoffcnt`: more than this many children failing high adds a ply of reduction.
     lmr_cutoff_count = 2, 1..=6, step 1;
     /// `deepershallower`: a reduced move that beat the best score by this
@@ -367,14 +362,6 @@ tunables! {
     /// `lowplyhist`: low-ply history counts this many times in a quiet move's
     /// order, divided by one more than the ply.
     fixed low_ply_history_weight: i32 = 4;
-    /// `evalhist`: the opponent's quiet move's butterfly history moves by minus
-    /// this much per centipawn of the two evals' sum (the mover's eval after it
-    /// against the mover's eval before, as seen from each side) ...
-    eval_history_per_cp = 30, 10..=100, step 4;
-    /// ... kept within this much either way ...
-    eval_history_bound = 1500, 500..=4000, step 150;
-    /// ... plus this.
-    eval_history_offset = 600, 0..=2000, step 80;
 
     // Step 14. Correction history (`correction.rs`).
     /// The largest correction an entry holds, in centipawns.

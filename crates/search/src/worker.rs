@@ -42,18 +42,12 @@ struct Frame {
     static_eval: i32,
     /// The move made from this ply (to reach ply + 1), for continuation history.
     moved: PieceTo,
-    /// The same move when it is quiet (null when it is noisy or a null move),
-    /// for the history updates that reward or punish it from the next ply.
-    quiet: Move,
     /// The move a singular-extension search at this ply leaves out (null: none).
     excluded: Move,
     /// How many double extensions the line to this ply holds.
     double_extensions: u8,
     /// How many of the parent's children searched so far failed high here (`cutoffcnt`).
     cutoffs: u8,
-    /// Where this node's quiet moves are read and written in the histories
-    /// (set at Step 4), for the updates its children make to its move.
-    keys: QuietKeys,
     /// With `hindsight`: the late move reduction of the move that reached this
     /// ply, set by the parent and taken (reset to 0) by the node.
     reduction: i32,
@@ -63,12 +57,10 @@ impl Frame {
     const EMPTY: Frame = Frame {
         static_eval: NO_EVAL,
         moved: PieceTo::NONE,
-        quiet: Move::NULL,
         excluded: Move::NULL,
         double_extensions: 0,
         cutoffs: 0,
         reduction: 0,
-        keys: QuietKeys::NONE,
     };
 }
 
@@ -376,15 +368,6 @@ impl Worker {
     #[inline(always)]
     fn is_draw(&self) -> bool {
         self.position.is_draw_in_search()
-    }
-
-    /// Whether the side to move, `ply` plies from the root and below a draw
-    /// (`alpha` < 0), can repeat a position with its next move
-    /// (`Position::has_upcoming_repetition`; `upcomingrep`): a draw is then
-    /// the least this node scores.
-    #[inline(always)]
-    fn upcoming_draw(&self, ctx: &SearchContext, ply: usize, alpha: i32) -> bool {
-        ctx.features.upcoming_repetition && alpha < 0 && self.position.has_upcoming_repetition(ply)
     }
 
     #[inline(always)]

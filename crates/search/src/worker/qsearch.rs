@@ -38,13 +38,6 @@ impl Worker {
         if ply >= MAX_SEARCH_PLY {
             return if in_check { 0 } else { self.evaluate() };
         }
-        // An upcoming repetition, as in the main search (Step 1b).
-        if ply > 0 && self.upcoming_draw(ctx, ply, alpha) {
-            alpha = 0;
-            if alpha >= beta {
-                return alpha;
-            }
-        }
         // The table: a cutoff at non-PV nodes whatever the stored depth (every
         // search is at least as deep as quiescence), and the move to try first.
         let key = self.board().key();

@@ -146,13 +146,6 @@ impl Worker {
             if ply >= MAX_SEARCH_PLY {
                 return if in_check { 0 } else { self.evaluate() };
             }
-            // Step 1b. An upcoming repetition: the side to move can draw at once.
-            if self.upcoming_draw(ctx, ply, alpha) {
-                alpha = 0;
-                if alpha >= beta {
-                    return alpha;
-                }
-            }
             // Step 2. Mate distance pruning: no line here can beat a mate already found nearer the root.
             alpha = alpha.max(-MATE + ply as i32);
             beta = beta.min(MATE - ply as i32 - 1);
@@ -225,9 +218,6 @@ impl Worker {
             }
         }
         self.frames[ply].static_eval = static_eval;
-        if ctx.features.eval_history && !K::ROOT && !in_check && !singular_search {
-            self.learn_from_eval_change(ply, static_eval);
-        }
         if !K::ROOT {
             self.histories.killers[ply + 1] = [Move::NULL; 2];
         }
@@ -279,10 +269,8 @@ impl Worker {
             node.depth -= iir_reduction();
         }
 
-        // Step 8. The move loop. The children read this node's keys when they learn
-        // of its move (`evalhist`).
+        // Step 8. The move loop.
         node.keys.threats = self.threat_map(ctx);
-        self.frames[ply].keys = node.keys;
         let ordering = PickerContext {
             keys: node.keys,
             killers: self.histories.killers[ply],
@@ -331,7 +319,6 @@ impl Worker {
                 reports.root_move(mv, moves_tried + 1);
             }
             self.frames[ply].moved = c.pt;
-            self.frames[ply].quiet = if c.noisy { Move::NULL } else { mv };
             let nodes_before = self.nodes;
             self.make_move(mv, ctx.tt);
             moves_tried += 1;
@@ -503,13 +490,9 @@ impl Worker {
         // not pass again (`null_move`).
         let prev_null = ply > 0 && node.keys.prev[0] == PieceTo::NONE;
         let us = self.board().side_to_move();
-        let guarded = !ctx.features.nmp_guard
-            || (node.cut
-                && node.static_eval >= beta - nmp_guard_per_depth() * depth + nmp_guard_base());
         if ctx.features.nmp
             && depth >= nmp_min_depth()
             && eval >= beta
-            && guarded
             && !prev_null
             && !is_decisive(beta)
             && (ply >= self.nmp_min_ply || us != self.nmp_color)
@@ -681,25 +664,6 @@ impl Worker {
         }
     }
 
-    /// Step 4, `evalhist`: the static eval's change across the opponent's quiet
-    /// move, both sides' evals known, moves that move's butterfly history. The
-    /// two evals are each from the side to move's view, so their sum is how much
-    /// the move lost for its mover: the larger, the worse the move.
-    #[inline(always)]
-    fn learn_from_eval_change(&mut self, ply: usize, static_eval: i32) {
-        let parent = &self.frames[ply - 1];
-        if parent.quiet.is_null() || parent.static_eval == NO_EVAL {
-            return;
-        }
-        let loss = parent.static_eval + static_eval;
-        let bonus = (-eval_history_per_cp() * loss)
-            .clamp(-eval_history_bound(), eval_history_bound())
-            + eval_history_offset();
-        let them = !self.board().side_to_move();
-        let (quiet, keys) = (parent.quiet, parent.keys);
-        self.histories.reward_butterfly(them, quiet, &keys, bonus);
-    }
-
     /// Step 14. Correction history: remember how far the search's result lay from
     /// the static eval, where the bound says which side it lies on and no capture
     /// (whose gain the eval cannot see) decided it.
@@ -831,7 +795,6 @@ impl Worker {
         let Node { depth, beta, ply, .. } = *node;
         let r = nmp_reduction(depth, eval - beta);
         self.frames[ply].moved = PieceTo::NONE;
-        self.frames[ply].quiet = Move::NULL;
         self.make_null(ctx.tt);
         let score = -self.search::<Inner>(ctx, -beta, -beta + 1, depth - r, ply + 1, !node.cut);
         self.unmake_null();
