@@ -28,7 +28,7 @@ use crate::report::{Progress, RootLine};
 use crate::root::RootMoves;
 use crate::stop::StopCheck;
 use board::{Board, Color, Move, Position};
-use eval::nnue::{Accumulator, Network};
+use eval::nnue::{Accumulator, AccumulatorCache, Network};
 use std::sync::Arc;
 use tt::{DECISIVE_BOUND, INFINITY, Record, TranspositionTable};
 
@@ -106,6 +106,9 @@ pub struct Worker {
     /// it moves no piece, so the position after it shares its parent's.
     accumulators: Box<[Accumulator]>,
     accumulators_len: usize,
+    /// The half-accumulators a king move into another bucket is rebuilt from
+    /// (emptied for each search, which may bring another network).
+    accumulator_cache: AccumulatorCache,
     frames: Vec<Frame>,
     pv: Box<[[Move; MAX_SEARCH_PLY + 1]; MAX_SEARCH_PLY + 1]>,
     pv_len: [usize; MAX_SEARCH_PLY + 1],
@@ -138,6 +141,7 @@ impl Worker {
     pub fn new(network: Arc<Network>) -> Worker {
         let position = Position::new(Board::startpos());
         let root = Accumulator::new(&network, position.board());
+        let accumulator_cache = AccumulatorCache::new(&network);
         Worker {
             position,
             histories: Box::default(),
@@ -145,6 +149,7 @@ impl Worker {
             network,
             accumulators: vec![root; MAX_SEARCH_PLY + 8].into_boxed_slice(),
             accumulators_len: 1,
+            accumulator_cache,
             frames: vec![Frame::EMPTY; MAX_SEARCH_PLY + 4],
             pv: Box::new([[Move::NULL; MAX_SEARCH_PLY + 1]; MAX_SEARCH_PLY + 1]),
             pv_len: [0; MAX_SEARCH_PLY + 1],
@@ -173,6 +178,7 @@ impl Worker {
         self.network = network;
         self.accumulators[0] = Accumulator::new(&self.network, position.board());
         self.accumulators_len = 1;
+        self.accumulator_cache.reset(&self.network);
         self.nodes = 0;
         self.seldepth = 0;
         self.stopped = false;
@@ -238,7 +244,7 @@ impl Worker {
         let n = self.accumulators_len;
         let parent = self.position.previous_board().expect("a move was just pushed");
         let (line, free) = self.accumulators.split_at_mut(n);
-        line[n - 1].play_into(&self.network, parent, mv, &mut free[0]);
+        line[n - 1].play_into(&self.network, parent, mv, &mut free[0], &mut self.accumulator_cache);
         self.accumulators_len = n + 1;
     }
 

@@ -6,10 +6,13 @@
 //! child's accumulator is its parent's plus the rows of the features that
 //! appear minus those that disappear — a few hundred additions, where a fresh
 //! one costs one row per piece. When a king moves to another bucket or wing
-//! its own perspective's [`View`] changes and that perspective is computed
-//! afresh instead. [`Accumulator::play`] checks in debug builds that the
-//! result equals [`Accumulator::new`] on the new board.
+//! its own perspective's [`View`] changes and that perspective is built
+//! again: from scratch by [`Accumulator::play`], from the
+//! [`AccumulatorCache`] by the search's [`Accumulator::play_into`]. Both
+//! check in debug builds that the result equals [`Accumulator::new`] on the
+//! new board.
 
+use super::cache::AccumulatorCache;
 use super::layout::{HIDDEN, VIEWS_VARY, View, feature_index, view};
 use super::network::Network;
 use super::simd::{self, Path};
@@ -149,29 +152,52 @@ impl Accumulator {
         out
     }
 
-    /// The accumulator after `mv` (legal in `board`, whose accumulator this is).
-    #[inline]
+    /// The accumulator after `mv` (legal in `board`, whose accumulator this is),
+    /// a perspective whose view changes built from scratch.
     pub fn play(&self, net: &Network, board: &Board, mv: Move) -> Accumulator {
-        let mut child = *self;
-        self.play_into(net, board, mv, &mut child);
+        let mut after = *board;
+        after.play_unchecked(mv);
+        let child = self.apply(net, &MoveDelta::new(board, mv), &after);
+        debug_assert!(
+            child == Accumulator::new(net, &after),
+            "incremental accumulator differs from a fresh one after {mv:?} in {}",
+            board.to_fen(true)
+        );
         child
     }
 
     /// [`Accumulator::play`] written into `child` (any accumulator, wholly
-    /// overwritten): the search's form, which fills its stack slot in place
-    /// instead of zeroing a temporary and copying it there.
+    /// overwritten), a perspective whose view changes built from `cache`: the
+    /// search's form, which fills its stack slot in place instead of zeroing
+    /// a temporary and copying it there.
     #[inline]
-    pub fn play_into(&self, net: &Network, board: &Board, mv: Move, child: &mut Accumulator) {
+    pub fn play_into(
+        &self,
+        net: &Network,
+        board: &Board,
+        mv: Move,
+        child: &mut Accumulator,
+        cache: &mut AccumulatorCache,
+    ) {
         let delta = MoveDelta::new(board, mv);
         let after = || {
             let mut after = *board;
             after.play_unchecked(mv);
             after
         };
+        self.incremental_on(simd::UPDATE, net, &delta, child);
         if delta.needs_refresh() {
-            self.apply_into(net, &delta, &after(), child);
-        } else {
-            self.incremental_on(simd::UPDATE, net, &delta, child);
+            let after = after();
+            for perspective in Color::ALL {
+                if delta.refresh[perspective as usize] {
+                    cache.refresh(
+                        net,
+                        &after,
+                        perspective,
+                        &mut child.values[perspective as usize],
+                    );
+                }
+            }
         }
         debug_assert!(
             *child == Accumulator::new(net, &after()),
@@ -185,19 +211,13 @@ impl Accumulator {
     #[inline]
     pub fn apply(&self, net: &Network, delta: &MoveDelta, child: &Board) -> Accumulator {
         let mut out = *self;
-        self.apply_into(net, delta, child, &mut out);
-        out
-    }
-
-    /// [`Accumulator::apply`] written into `out` (wholly overwritten).
-    #[inline]
-    fn apply_into(&self, net: &Network, delta: &MoveDelta, child: &Board, out: &mut Accumulator) {
-        self.incremental_on(simd::UPDATE, net, delta, out);
+        self.incremental_on(simd::UPDATE, net, delta, &mut out);
         for perspective in Color::ALL {
             if delta.refresh[perspective as usize] {
                 out.values[perspective as usize] = fresh(net, child, perspective);
             }
         }
+        out
     }
 
     /// `delta` applied incrementally, on a given `path`, to each perspective
@@ -242,7 +262,7 @@ impl Accumulator {
 }
 
 /// `perspective`'s half of the accumulator of `board`, from scratch.
-fn fresh(net: &Network, board: &Board, perspective: Color) -> [i16; HIDDEN] {
+pub(super) fn fresh(net: &Network, board: &Board, perspective: Color) -> [i16; HIDDEN] {
     let v = view(perspective, board.king(perspective));
     let mut values = net.feature_biases;
     for color in Color::ALL {

@@ -45,6 +45,9 @@ pub const KING_BUCKET: [u8; 64] = [0; 64];
 pub const VIEWS_VARY: bool = KING_BUCKETS > 1 || MIRRORED;
 /// Input features per perspective: every bucket's piece-square features.
 pub const INPUTS: usize = PIECE_SQUARES * KING_BUCKETS;
+/// How many different [`View`]s a perspective can have: each bucket, seen
+/// plain and, when [`MIRRORED`], mirrored.
+pub const VIEWS: usize = KING_BUCKETS * if MIRRORED { 2 } else { 1 };
 
 const _: () = {
     let mut sq = 0;
@@ -82,6 +85,15 @@ const _: () = assert!(
 pub struct View {
     base: usize,
     flip: usize,
+}
+
+impl View {
+    /// This view's number, below [`VIEWS`]: bucket, then mirror.
+    #[inline(always)]
+    pub const fn index(self) -> usize {
+        let mirrored = if self.flip != 0 { 1 } else { 0 };
+        if MIRRORED { self.base / PIECE_SQUARES * 2 + mirrored } else { self.base / PIECE_SQUARES }
+    }
 }
 
 /// The view of `perspective` whose own king stands on `king`.
@@ -173,6 +185,17 @@ mod tests {
             let flip = if MIRRORED && king.file() as usize >= 4 { 7 } else { 0 };
             assert_eq!(w.flip, flip);
             assert_eq!(w.base, KING_BUCKET[king as usize ^ flip] as usize * PIECE_SQUARES);
+        }
+    }
+
+    #[test]
+    fn each_view_has_its_own_index() {
+        // Two kings see the board alike exactly when their views share an index.
+        let mut seen = [None; VIEWS];
+        for king in Square::ALL {
+            let v = view(Color::White, king);
+            assert!(v.index() < VIEWS, "{king:?}");
+            assert_eq!(*seen[v.index()].get_or_insert(v), v, "{king:?}");
         }
     }
 }

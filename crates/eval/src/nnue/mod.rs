@@ -10,6 +10,8 @@
 //!   output layer;
 //! - [`accumulator`]: the first layer's output for both perspectives, updated
 //!   incrementally with each move;
+//! - [`cache`]: the accumulator cache, which rebuilds a perspective whose
+//!   king moved into another bucket from the half it last had there;
 //! - [`simd`]: the accumulator update and the output layer's dot product on
 //!   each instruction set (portable, AVX2, AVX-512), chosen at compile time.
 //!
@@ -17,13 +19,15 @@
 //! accumulator of a child is `parent.play(&network, &board, mv)`. See `docs/nnue.md`.
 
 pub mod accumulator;
+pub mod cache;
 pub mod layout;
 pub mod network;
 pub mod simd;
 
 pub use accumulator::{Accumulator, MoveDelta};
+pub use cache::AccumulatorCache;
 pub use layout::{
-    HIDDEN, INPUTS, KING_BUCKETS, MIRRORED, PIECE_SQUARES, QA, QB, SCALE, VIEWS_VARY, View,
+    HIDDEN, INPUTS, KING_BUCKETS, MIRRORED, PIECE_SQUARES, QA, QB, SCALE, VIEWS, VIEWS_VARY, View,
     feature_index, view,
 };
 pub use network::{MAGIC, NetError, Network, file_len, header, output_layer};
