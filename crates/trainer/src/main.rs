@@ -22,7 +22,7 @@ use trainer::train::{Config, train};
 
 const USAGE: &str = "\
 usage: tessera-train train [--out DIR] [--hidden H] [--factoriser true|false] [--epochs E] [--batch B] [--lr LR]
-                           [--final-lr F] [--wd W] [--lambda L] [--threads T] [--seed S]
+                           [--final-lr F] [--wd W] [--bucket-wd W] [--lambda L] [--threads T] [--seed S]
                            [--validation-every N] [--min-ply P] [--max-score S] [--init FILE]
                            [--mirror true|false] DATA...
        tessera-train quantise --params FILE --out FILE.nnue [--validation-every N] [--min-ply P]
@@ -115,6 +115,7 @@ fn run_train(args: &[String]) -> Result<(), String> {
         "lr",
         "final-lr",
         "wd",
+        "bucket-wd",
         "lambda",
         "threads",
         "seed",
@@ -126,6 +127,7 @@ fn run_train(args: &[String]) -> Result<(), String> {
     ];
     let (flags, paths) = parse(args, &known)?;
     let d = Config::default();
+    let weight_decay = get(&flags, "wd", d.weight_decay)?;
     let config = Config {
         hidden: get(&flags, "hidden", d.hidden)?,
         factorised: get(&flags, "factoriser", d.factorised)?,
@@ -133,7 +135,8 @@ fn run_train(args: &[String]) -> Result<(), String> {
         batch_size: get(&flags, "batch", d.batch_size)?,
         lr: get(&flags, "lr", d.lr)?,
         final_lr_factor: get(&flags, "final-lr", d.final_lr_factor)?,
-        weight_decay: get(&flags, "wd", d.weight_decay)?,
+        weight_decay,
+        bucket_weight_decay: get(&flags, "bucket-wd", weight_decay)?,
         lambda: get(&flags, "lambda", d.lambda)?,
         threads: get(
             &flags,

@@ -15,6 +15,10 @@ pub struct AdamW {
     pub beta2: f32,
     /// Decoupled weight decay (per unit of learning rate).
     pub weight_decay: f32,
+    /// The decay of the first layer's own weights when the factoriser is on
+    /// (with king buckets, the bucket-specific part of each weight; the
+    /// shared factor keeps [`AdamW::weight_decay`]). Equal to it by default.
+    pub bucket_weight_decay: f32,
 }
 
 impl AdamW {
@@ -27,16 +31,19 @@ impl AdamW {
             beta1: 0.9,
             beta2: 0.999,
             weight_decay,
+            bucket_weight_decay: weight_decay,
         }
     }
 
-    /// One step with learning rate `lr` along `grad`; biases are not decayed.
+    /// One step with learning rate `lr` along `grad`; biases are not decayed,
+    /// a factorised net's first-layer weights by [`AdamW::bucket_weight_decay`].
     pub fn step(&mut self, layout: Layout, params: &mut [f32], grad: &[f32], lr: f32) {
         self.step += 1;
         let correction1 = 1.0 - self.beta1.powi(self.step as i32);
         let correction2 = 1.0 - self.beta2.powi(self.step as i32);
         let (b1, b2) = (self.beta1, self.beta2);
         let biases = layout.b1();
+        let own = if layout.factorised { layout.w1() } else { 0..0 };
         for (i, ((p, &g), (m, v))) in
             params.iter_mut().zip(grad).zip(self.m.iter_mut().zip(self.v.iter_mut())).enumerate()
         {
@@ -44,8 +51,13 @@ impl AdamW {
             *v = b2 * *v + (1.0 - b2) * g * g;
             let m_hat = *m / correction1;
             let v_hat = *v / correction2;
-            let decay =
-                if biases.contains(&i) || i == layout.b2() { 0.0 } else { self.weight_decay };
+            let decay = if biases.contains(&i) || i == layout.b2() {
+                0.0
+            } else if own.contains(&i) {
+                self.bucket_weight_decay
+            } else {
+                self.weight_decay
+            };
             *p -= lr * (m_hat / (v_hat.sqrt() + 1e-8) + decay * *p);
             *p = p.clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
         }
@@ -74,5 +86,22 @@ mod tests {
             adam.step(layout, &mut params, &grad, 0.01);
         }
         assert!(params.iter().all(|&p| p == WEIGHT_CLIP), "{params:?}");
+    }
+
+    #[test]
+    fn the_bucket_decay_shrinks_only_the_factorised_own_weights() {
+        // No gradient, decay on the first layer's own weights alone: they
+        // shrink, the shared factor and the output weights stay.
+        let layout = Layout { hidden: 2, factorised: true };
+        let mut params = vec![0.5; layout.len()];
+        let mut adam = AdamW::new(layout.len(), 0.0);
+        adam.bucket_weight_decay = 0.5;
+        let grad = vec![0.0; layout.len()];
+        for _ in 0..10 {
+            adam.step(layout, &mut params, &grad, 0.1);
+        }
+        assert!(params[layout.w1()].iter().all(|&p| p < 0.5), "w1 kept its size");
+        assert!(params[layout.wf()].iter().all(|&p| p == 0.5), "the factor decayed");
+        assert!(params[layout.w2()].iter().all(|&p| p == 0.5), "the output decayed");
     }
 }

@@ -25,6 +25,8 @@ pub struct Config {
     pub final_lr_factor: f32,
     /// AdamW's decoupled weight decay.
     pub weight_decay: f32,
+    /// The decay of a factorised net's first-layer (bucket-specific) weights.
+    pub bucket_weight_decay: f32,
     /// The weight of the game result in the target (the rest is the score;
     /// docs/nnue.md records how the default was chosen).
     pub lambda: f32,
@@ -44,6 +46,7 @@ impl Default for Config {
             lr: 0.001,
             final_lr_factor: 0.01,
             weight_decay: 0.01,
+            bucket_weight_decay: 0.01,
             lambda: 0.1,
             threads: 2,
             seed: 1,
@@ -130,6 +133,7 @@ pub fn train(
     let mut params = init.unwrap_or_else(|| initial_params(layout, config.seed));
     assert_eq!(params.len(), layout.len(), "initial parameters of another shape");
     let mut adam = AdamW::new(layout.len(), config.weight_decay);
+    adam.bucket_weight_decay = config.bucket_weight_decay;
     let threads = config.threads.max(1);
     let mut grads: Vec<Vec<f32>> = vec![vec![0.0; layout.len()]; threads];
     let batch_size = config.batch_size.max(1);
