@@ -72,7 +72,7 @@ fn kernels(c: &mut Criterion<ThreadCpuTime>) {
     for &path in &paths {
         group.bench_function(path.name(), |b| {
             b.iter(|| {
-                let [ours, theirs] = &net.output_weights;
+                let [ours, theirs] = &net.output_weights[0];
                 let us = black_box(&parent);
                 path.screlu_dot(us, ours) + path.screlu_dot(black_box(&them), theirs)
             })

@@ -21,7 +21,7 @@ pub const MAX_EVAL: i32 = 20_000;
 /// incrementally instead).
 pub fn evaluate(net: &nnue::Network, board: &Board) -> i32 {
     let acc = nnue::Accumulator::new(net, board);
-    net.evaluate(&acc, board.side_to_move())
+    net.evaluate(&acc, board)
 }
 
 /// What each piece is worth to the evaluation of `board`, in centipawns from
@@ -33,13 +33,14 @@ pub fn piece_values(net: &nnue::Network, board: &Board) -> [Option<i32>; 64] {
     let acc = nnue::Accumulator::new(net, board);
     let us = board.side_to_move();
     let white_view = |eval: i32| if us == board::Color::White { eval } else { -eval };
-    let whole = white_view(net.evaluate(&acc, us));
+    let whole = white_view(net.evaluate(&acc, board));
+    let pieces = board.occupied().count();
     let mut values = [None; 64];
     for sq in board.occupied() {
         if board.piece_on(sq) == Some(board::Piece::King) {
             continue;
         }
-        let without = net.evaluate(&acc.without_piece(net, board, sq), us);
+        let without = net.evaluate_for(&acc.without_piece(net, board, sq), us, pieces - 1);
         values[sq as usize] = Some(whole - white_view(without));
     }
     values

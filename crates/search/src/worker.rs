@@ -280,7 +280,7 @@ impl Worker {
             board.to_fen(true)
         );
         // Clamped by the network to ±MAX_EVAL: never a tablebase or mate score.
-        self.network.evaluate(accumulator, board.side_to_move())
+        self.network.evaluate(accumulator, board)
     }
 
     /// The static evaluation of a node not in check: the one the table stored with

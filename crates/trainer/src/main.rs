@@ -21,8 +21,8 @@ use trainer::net::Layout;
 use trainer::train::{Config, train};
 
 const USAGE: &str = "\
-usage: tessera-train train [--out DIR] [--hidden H] [--factoriser true|false] [--epochs E] [--batch B] [--lr LR]
-                           [--final-lr F] [--wd W] [--bucket-wd W] [--lambda L] [--threads T] [--seed S]
+usage: tessera-train train [--out DIR] [--hidden H] [--output-buckets B] [--factoriser true|false] [--epochs E]
+                           [--batch B] [--lr LR] [--final-lr F] [--wd W] [--bucket-wd W] [--lambda L] [--threads T] [--seed S]
                            [--validation-every N] [--min-ply P] [--max-score S] [--init FILE]
                            [--mirror true|false] DATA...
        tessera-train quantise --params FILE --out FILE.nnue [--validation-every N] [--min-ply P]
@@ -109,6 +109,7 @@ fn run_train(args: &[String]) -> Result<(), String> {
     let known = [
         "out",
         "hidden",
+        "output-buckets",
         "factoriser",
         "epochs",
         "batch",
@@ -131,6 +132,7 @@ fn run_train(args: &[String]) -> Result<(), String> {
     let config = Config {
         hidden: get(&flags, "hidden", d.hidden)?,
         factorised: get(&flags, "factoriser", d.factorised)?,
+        output_buckets: get(&flags, "output-buckets", d.output_buckets)?,
         epochs: get(&flags, "epochs", d.epochs)?,
         batch_size: get(&flags, "batch", d.batch_size)?,
         lr: get(&flags, "lr", d.lr)?,
@@ -149,7 +151,10 @@ fn run_train(args: &[String]) -> Result<(), String> {
     let validation_every = get(&flags, "validation-every", 50u64)?;
     let mirror = get(&flags, "mirror", true)?;
     let filter = filter_from(&flags)?;
-    let layout = Layout { hidden: config.hidden, factorised: config.factorised };
+    if !(1..=32).contains(&config.output_buckets) {
+        return Err(format!("--output-buckets {}: from 1 to 32", config.output_buckets));
+    }
+    let layout = config.layout();
     let init = match flags.get("init") {
         Some(path) => match read_params(Path::new(path))? {
             (found, params) if found == layout => Some(params),
@@ -258,12 +263,15 @@ fn write_quantised(
         "  quantised vs float on {} held-out positions: mean {mean:.2} cp, worst {worst:.1} cp",
         check.len()
     );
-    if layout.hidden != eval::nnue::HIDDEN {
+    if layout.hidden != eval::nnue::HIDDEN || layout.output_buckets != eval::nnue::OUTPUT_BUCKETS {
         eprintln!(
-            "  {}: {} neurons; an engine reads it when built with HIDDEN = {} (docs/nnue.md)",
+            "  {}: {} neurons, {} output buckets; an engine reads it when built with HIDDEN = {} \
+             and OUTPUT_BUCKETS = {} (docs/nnue.md)",
             path.display(),
             layout.hidden,
-            layout.hidden
+            layout.output_buckets,
+            layout.hidden,
+            layout.output_buckets
         );
     }
     std::fs::write(path, net.to_bytes()).map_err(|e| format!("{}: {e}", path.display()))
@@ -284,11 +292,24 @@ fn read_params(path: &Path) -> Result<(Layout, Vec<f32>), String> {
     let ok_header = bytes.len() >= 8 && &bytes[..4] == b"TSPF";
     let hidden =
         if ok_header { u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]) } else { 0 };
-    let layout = [false, true]
-        .map(|factorised| Layout { hidden: hidden as usize, factorised })
-        .into_iter()
-        .find(|l| hidden > 0 && bytes.len() == 8 + 4 * l.len())
-        .ok_or_else(|| format!("{}: not a checkpoint of the trainer", path.display()))?;
+    // The file holds the hidden size; the factoriser and the output buckets
+    // are the ones whose parameter count matches its length.
+    let fits = |l: &Layout| hidden > 0 && bytes.len() == 8 + 4 * l.len();
+    let candidates = (1..=32).flat_map(|output_buckets| {
+        [false, true].map(|factorised| Layout {
+            hidden: hidden as usize,
+            factorised,
+            output_buckets,
+        })
+    });
+    let mut found = candidates.filter(fits);
+    let layout = match (found.next(), found.next()) {
+        (Some(layout), None) => layout,
+        (Some(a), Some(b)) => {
+            return Err(format!("{}: its length fits both {a:?} and {b:?}", path.display()));
+        }
+        (None, _) => return Err(format!("{}: not a checkpoint of the trainer", path.display())),
+    };
     let params =
         bytes[8..].chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
     Ok((layout, params))
@@ -315,7 +336,10 @@ fn run_quantise(args: &[String]) -> Result<(), String> {
         get(&flags, "validation-every", 50u64)?,
         threads,
     )?;
-    eprintln!("{}: {} neurons, factoriser {}", params_path, layout.hidden, layout.factorised);
+    eprintln!(
+        "{}: {} neurons, {} output buckets, factoriser {}",
+        params_path, layout.hidden, layout.output_buckets, layout.factorised
+    );
     write_quantised(Path::new(out), layout, &params, &loaded.validation)
 }
 

@@ -1,10 +1,13 @@
-//! The float network `(768 → H) × 2 → 1` with SCReLU, its loss and gradient.
+//! The float network `(768 → H) × 2 → 1` with SCReLU and B output buckets,
+//! its loss and gradient.
 //!
-//! For a sample with features `F_us` (seen by the side to move) and `F_them`:
+//! For a sample with features `F_us` (seen by the side to move) and `F_them`,
+//! and `b` its output bucket (`eval::nnue::output_bucket` of its pieces, 0
+//! with one bucket):
 //!
 //! ```text
 //! acc_us   = b1 + Σ_{f ∈ F_us}   W1[f]        acc_them likewise
-//! out      = w2_us · screlu(acc_us) + w2_them · screlu(acc_them) + b2
+//! out      = w2[b]_us · screlu(acc_us) + w2[b]_them · screlu(acc_them) + b2[b]
 //! loss     = (sigmoid(out) − target)²          screlu(x) = clamp(x, 0, 1)²
 //! ```
 //!
@@ -21,7 +24,7 @@
 //! At quantisation `WF` is folded into `W1`, so the engine's net is unchanged.
 
 use crate::sample::Sample;
-use eval::nnue::{INPUTS, KING_BUCKETS, PIECE_SQUARES};
+use eval::nnue::{INPUTS, KING_BUCKETS, PIECE_SQUARES, output_bucket};
 
 /// Where each parameter block sits in the flat parameter vector.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,6 +33,9 @@ pub struct Layout {
     pub hidden: usize,
     /// Whether the 12 virtual piece features are trained (see the module docs).
     pub factorised: bool,
+    /// Output buckets (1 to 32): sets of output weights, chosen by the pieces
+    /// on the board. An engine reads the net when its `OUTPUT_BUCKETS` is this.
+    pub output_buckets: usize,
 }
 
 /// Virtual (factoriser) features: one per piece-square feature with king
@@ -53,18 +59,30 @@ impl Layout {
         let s = INPUTS * self.hidden;
         s..s + self.hidden
     }
-    /// Output weights: the side to move's `hidden`, then the other side's.
+    /// Output weights, bucket by bucket: each the side to move's `hidden`,
+    /// then the other side's.
     pub fn w2(&self) -> std::ops::Range<usize> {
         let s = (INPUTS + 1) * self.hidden;
+        s..s + self.output_buckets * 2 * self.hidden
+    }
+    /// The output weights of one bucket.
+    pub fn w2_of(&self, bucket: usize) -> std::ops::Range<usize> {
+        let s = self.w2().start + bucket * 2 * self.hidden;
         s..s + 2 * self.hidden
     }
-    /// The output bias.
-    pub fn b2(&self) -> usize {
-        (INPUTS + 3) * self.hidden
+    /// The output biases, one per bucket.
+    pub fn b2(&self) -> std::ops::Range<usize> {
+        let s = self.w2().end;
+        s..s + self.output_buckets
+    }
+    /// The output bucket that evaluates `sample`.
+    #[inline(always)]
+    pub fn bucket_of(&self, sample: &Sample) -> usize {
+        output_bucket(sample.piece_count(), self.output_buckets)
     }
     /// The factoriser's weights: `VIRTUAL_FEATURES × hidden` (empty when off).
     pub fn wf(&self) -> std::ops::Range<usize> {
-        let s = self.b2() + 1;
+        let s = self.b2().end;
         s..s + if self.factorised { VIRTUAL_FEATURES * self.hidden } else { 0 }
     }
     /// The number of parameters.
@@ -113,6 +131,7 @@ pub struct Scratch {
     features_us: [usize; 32],
     features_them: [usize; 32],
     count: usize,
+    bucket: usize,
 }
 
 impl Scratch {
@@ -124,6 +143,7 @@ impl Scratch {
             features_us: [0; 32],
             features_them: [0; 32],
             count: 0,
+            bucket: 0,
         }
     }
 }
@@ -158,9 +178,10 @@ pub fn forward(layout: Layout, params: &[f32], sample: &Sample, scratch: &mut Sc
             scratch.acc_them.iter_mut().zip(row).for_each(|(a, w)| *a += w);
         }
     }
-    let w2 = &params[layout.w2()];
+    scratch.bucket = layout.bucket_of(sample);
+    let w2 = &params[layout.w2_of(scratch.bucket)];
     let (w_us, w_them) = w2.split_at(h);
-    let mut out = params[layout.b2()];
+    let mut out = params[layout.b2().start + scratch.bucket];
     out += scratch.acc_us.iter().zip(w_us).map(|(&a, &w)| screlu(a) * w).sum::<f32>();
     out += scratch.acc_them.iter().zip(w_them).map(|(&a, &w)| screlu(a) * w).sum::<f32>();
     out
@@ -178,9 +199,9 @@ pub fn loss(out: f32, target: f32) -> (f32, f32) {
 /// using the accumulators [`forward`] left in `scratch`.
 pub fn backward(layout: Layout, params: &[f32], scratch: &Scratch, d_out: f32, grad: &mut [f32]) {
     let h = layout.hidden;
-    let w2 = &params[layout.w2()];
-    grad[layout.b2()] += d_out;
-    let w2_start = layout.w2().start;
+    let w2 = &params[layout.w2_of(scratch.bucket)];
+    grad[layout.b2().start + scratch.bucket] += d_out;
+    let w2_start = layout.w2_of(scratch.bucket).start;
     for j in 0..h {
         grad[w2_start + j] += d_out * screlu(scratch.acc_us[j]);
         grad[w2_start + h + j] += d_out * screlu(scratch.acc_them[j]);
@@ -253,7 +274,7 @@ mod factoriser_tests {
 
     #[test]
     fn effective_weights_are_clipped_and_folded() {
-        let layout = Layout { hidden: 2, factorised: true };
+        let layout = Layout { hidden: 2, factorised: true, output_buckets: 1 };
         let mut params = vec![0.0; layout.len()];
         params[0] = 1.5; // feature 0 (a white pawn on a1 from White's view), neuron 0
         params[layout.wf().start] = 1.0; // feature 0's virtual feature, neuron 0
@@ -340,7 +361,7 @@ mod tests {
     /// A tiny net whose accumulators all sit well inside (0, 1), away from
     /// SCReLU's kinks, so central differences are exact up to rounding.
     fn tiny_net() -> (Layout, Vec<f32>) {
-        let layout = Layout { hidden: 4, factorised: true };
+        let layout = Layout { hidden: 4, factorised: true, output_buckets: 8 };
         let mut params = initial_params(layout, 1);
         params[layout.w1()].iter_mut().for_each(|w| *w *= 0.2);
         params[layout.wf()].iter_mut().for_each(|w| *w *= 0.1);
@@ -363,6 +384,32 @@ mod tests {
         let grad = analytic_gradient(layout, &params, &samples);
         let worst = worst_disagreement(layout, &params, &samples, &grad);
         assert!(worst < 0.02, "worst relative disagreement {worst}");
+    }
+
+    #[test]
+    fn the_samples_span_several_buckets() {
+        let (layout, _) = tiny_net();
+        let buckets: std::collections::BTreeSet<_> =
+            samples().iter().map(|s| layout.bucket_of(s)).collect();
+        assert!(buckets.len() >= 3, "buckets {buckets:?}");
+    }
+
+    #[test]
+    fn the_gradient_check_catches_a_gradient_in_the_wrong_bucket() {
+        // What training every sample's output layer as bucket 0's would do.
+        let (layout, params) = tiny_net();
+        let samples = samples();
+        let mut grad = analytic_gradient(layout, &params, &samples);
+        for bucket in 1..layout.output_buckets {
+            for (to, from) in layout.w2_of(0).zip(layout.w2_of(bucket)) {
+                grad[to] += grad[from];
+                grad[from] = 0.0;
+            }
+            grad[layout.b2().start] += grad[layout.b2().start + bucket];
+            grad[layout.b2().start + bucket] = 0.0;
+        }
+        let worst = worst_disagreement(layout, &params, &samples, &grad);
+        assert!(worst > 0.3, "a gradient in the wrong bucket went unnoticed ({worst})");
     }
 
     #[test]

@@ -51,7 +51,7 @@ impl AdamW {
             *v = b2 * *v + (1.0 - b2) * g * g;
             let m_hat = *m / correction1;
             let v_hat = *v / correction2;
-            let decay = if biases.contains(&i) || i == layout.b2() {
+            let decay = if biases.contains(&i) || layout.b2().contains(&i) {
                 0.0
             } else if own.contains(&i) {
                 self.bucket_weight_decay
@@ -71,7 +71,7 @@ mod tests {
 
     #[test]
     fn steps_descend_and_clip() {
-        let layout = Layout { hidden: 1, factorised: false };
+        let layout = Layout { hidden: 1, factorised: false, output_buckets: 1 };
         let mut params = vec![0.5; layout.len()];
         let mut adam = AdamW::new(layout.len(), 0.0);
         // The gradient of Σ p²/2 is p: every parameter moves towards 0.
@@ -92,7 +92,7 @@ mod tests {
     fn the_bucket_decay_shrinks_only_the_factorised_own_weights() {
         // No gradient, decay on the first layer's own weights alone: they
         // shrink, the shared factor and the output weights stay.
-        let layout = Layout { hidden: 2, factorised: true };
+        let layout = Layout { hidden: 2, factorised: true, output_buckets: 1 };
         let mut params = vec![0.5; layout.len()];
         let mut adam = AdamW::new(layout.len(), 0.0);
         adam.bucket_weight_decay = 0.5;

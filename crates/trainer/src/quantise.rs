@@ -1,19 +1,19 @@
-//! The float net as a quantised network file of its own size (see
+//! The float net as a quantised network file of its own shape (see
 //! `eval::nnue::layout` for the quantisation), and the float evaluation it
-//! approximates. A net of the engine's size is then the engine's
-//! [`Network`](eval::nnue::Network); one of another size is what an engine
-//! built with that `HIDDEN` reads.
+//! approximates. A net of the engine's shape is then the engine's
+//! [`Network`](eval::nnue::Network); one of another shape is what an engine
+//! built with that `HIDDEN` and `OUTPUT_BUCKETS` reads.
 
 use crate::net::{Layout, Scratch, forward};
 use crate::netfile::NetworkFile;
 use crate::sample::Sample;
 use eval::nnue::{QA, QB, SCALE};
 
-/// The quantised network of float parameters (of any hidden size).
+/// The quantised network of float parameters (of any shape).
 pub fn quantise(layout: Layout, params: &[f32]) -> NetworkFile {
     let q = |w: f32, factor: i32| (w * factor as f32).round().clamp(-32767.0, 32767.0) as i16;
     let h = layout.hidden;
-    let mut net = NetworkFile::zeroed(h);
+    let mut net = NetworkFile::zeroed(h, layout.output_buckets);
     for (f, row) in net.feature_weights.chunks_exact_mut(h).enumerate() {
         for (j, w) in row.iter_mut().enumerate() {
             *w = q(layout.effective_w1(params, f, j), QA);
@@ -25,7 +25,9 @@ pub fn quantise(layout: Layout, params: &[f32]) -> NetworkFile {
     for (w, &p) in net.output_weights.iter_mut().zip(&params[layout.w2()]) {
         *w = q(p, QB);
     }
-    net.output_bias = (params[layout.b2()] * (QA * QB) as f32).round() as i32;
+    for (b, &p) in net.output_bias.iter_mut().zip(&params[layout.b2()]) {
+        *b = (p * (QA * QB) as f32).round() as i32;
+    }
     net
 }
 
@@ -36,17 +38,23 @@ pub fn integer_eval(net: &NetworkFile, sample: &Sample) -> i32 {
         ours.push(us);
         theirs.push(them);
     });
-    net.evaluate(&ours, &theirs)
+    net.evaluate(&ours, &theirs, sample.piece_count())
 }
 
-/// [`quantise`], then the output bias corrected by the mean difference between
-/// the float and the integer evaluation over `samples` (up to 20,000 of them).
+/// The fewest positions from which an output bucket's own bias correction is
+/// taken; a bucket with fewer takes the correction of all positions.
+pub const MIN_BUCKET_SAMPLES: usize = 200;
+
+/// [`quantise`], then each output bias corrected by the mean difference
+/// between the float and the integer evaluation over `samples` (up to 20,000
+/// of them): with output buckets, each bucket by its own positions where it
+/// has at least [`MIN_BUCKET_SAMPLES`], otherwise by all of them.
 ///
 /// Rounding each output weight to a multiple of 1/QB errs by up to 1/128; for
 /// neurons that are active in most positions these errors add up to a constant
-/// offset of several centipawns, specific to the net. Measuring it on real
-/// positions and moving it into the bias removes that part; what remains is
-/// the position-dependent part.
+/// offset of several centipawns, specific to the net (and to each bucket's
+/// output layer). Measuring it on real positions and moving it into the bias
+/// removes that part; what remains is the position-dependent part.
 pub fn quantise_corrected(layout: Layout, params: &[f32], samples: &[Sample]) -> NetworkFile {
     let mut net = quantise(layout, params);
     let used = &samples[..samples.len().min(20_000)];
@@ -54,15 +62,19 @@ pub fn quantise_corrected(layout: Layout, params: &[f32], samples: &[Sample]) ->
         return net;
     }
     let mut scratch = Scratch::new(layout);
-    let total: f64 = used
-        .iter()
-        .map(|s| {
-            let float = forward(layout, params, s, &mut scratch) * SCALE as f32;
-            f64::from(float) - f64::from(integer_eval(&net, s))
-        })
-        .sum();
-    let mean_cp = total / used.len() as f64;
-    net.output_bias += (mean_cp * f64::from(QA * QB) / f64::from(SCALE)).round() as i32;
+    let mut sums = vec![(0f64, 0usize); layout.output_buckets];
+    for s in used {
+        let float = forward(layout, params, s, &mut scratch) * SCALE as f32;
+        let sum = &mut sums[layout.bucket_of(s)];
+        sum.0 += f64::from(float) - f64::from(integer_eval(&net, s));
+        sum.1 += 1;
+    }
+    let overall = sums.iter().map(|s| s.0).sum::<f64>() / used.len() as f64;
+    for (bias, &(sum, count)) in net.output_bias.iter_mut().zip(&sums) {
+        let own = layout.output_buckets > 1 && count >= MIN_BUCKET_SAMPLES;
+        let mean_cp = if own { sum / count as f64 } else { overall };
+        *bias += (mean_cp * f64::from(QA * QB) / f64::from(SCALE)).round() as i32;
+    }
     net
 }
 
@@ -110,7 +122,7 @@ mod tests {
             factorised: true,
             ..Config::default()
         };
-        let layout = Layout { hidden: HIDDEN, factorised: true };
+        let layout = config.layout();
         let params = train(&config, &mut data, &[], None, |_, _| {}, |_, _, _, _| {});
         let file = quantise_corrected(layout, &params, &data);
         let net = Network::from_bytes_boxed(&file.to_bytes()).expect("the engine's size");
@@ -118,7 +130,7 @@ mod tests {
         for sample in &held_out {
             let board = sample.board();
             let float = float_eval(layout, &params, sample);
-            let int = net.evaluate(&Accumulator::new(&net, &board), board.side_to_move());
+            let int = net.evaluate(&Accumulator::new(&net, &board), &board);
             assert_eq!(int, integer_eval(&file, sample), "the file's evaluation is the engine's");
             let diff = (float - int as f32).abs();
             worst = worst.max(diff);
@@ -139,9 +151,8 @@ mod tests {
     fn a_net_of_another_size_is_quantised_at_its_size() {
         let mut data = synthetic(3_000);
         let held_out = data.split_off(2_000);
-        let layout = Layout { hidden: HIDDEN + 128, factorised: true };
         let config = Config {
-            hidden: layout.hidden,
+            hidden: HIDDEN + 128,
             epochs: 2,
             batch_size: 1024,
             lr: 0.01,
@@ -149,11 +160,49 @@ mod tests {
             factorised: true,
             ..Config::default()
         };
+        let layout = config.layout();
         let params = train(&config, &mut data, &[], None, |_, _| {}, |_, _, _, _| {});
         let file = quantise_corrected(layout, &params, &data);
         assert_eq!(file.hidden, layout.hidden);
         assert!(Network::from_bytes_boxed(&file.to_bytes()).is_err(), "not this engine's size");
         let (mean, worst) = quantisation_error(layout, &params, &file, &held_out);
         assert!(mean < 8.0 && worst < 40.0, "mean {mean} cp, worst {worst} cp");
+    }
+
+    #[test]
+    fn a_net_with_output_buckets_is_quantised_bucket_by_bucket() {
+        // Eight output layers, each trained on its own positions and each
+        // bias corrected on them: the integer evaluation follows the float one
+        // in every bucket the data reaches.
+        let mut data = synthetic(6_000);
+        let held_out = data.split_off(5_000);
+        let config = Config {
+            hidden: 64,
+            output_buckets: 8,
+            epochs: 4,
+            batch_size: 512,
+            lr: 0.01,
+            lambda: 0.0,
+            ..Config::default()
+        };
+        let layout = config.layout();
+        let params = train(&config, &mut data, &[], None, |_, _| {}, |_, _, _, _| {});
+        let file = quantise_corrected(layout, &params, &data);
+        assert_eq!((file.output_buckets, file.output_bias.len()), (8, 8));
+        let mut reached = std::collections::BTreeSet::new();
+        for bucket in 0..8 {
+            let own: Vec<_> =
+                held_out.iter().filter(|s| layout.bucket_of(s) == bucket).copied().collect();
+            if own.len() < 50 {
+                continue;
+            }
+            reached.insert(bucket);
+            let (mean, worst) = quantisation_error(layout, &params, &file, &own);
+            assert!(
+                mean < 8.0 && worst < 40.0,
+                "bucket {bucket}: mean {mean} cp, worst {worst} cp"
+            );
+        }
+        assert!(reached.len() >= 3, "the data reach buckets {reached:?}");
     }
 }

@@ -74,6 +74,11 @@ impl Sample {
         })
     }
 
+    /// The number of pieces on the board, kings included.
+    pub fn piece_count(&self) -> u32 {
+        self.occupancy.count_ones()
+    }
+
     /// The side to move.
     pub fn side_to_move(&self) -> Color {
         if self.side_to_move == 0 { Color::White } else { Color::Black }

@@ -15,6 +15,8 @@ pub struct Config {
     pub hidden: usize,
     /// Whether to train the factoriser's virtual piece features (see [`crate::net`]).
     pub factorised: bool,
+    /// Output buckets (see [`Layout::output_buckets`]).
+    pub output_buckets: usize,
     /// Passes over the training data.
     pub epochs: usize,
     /// Samples per optimiser step.
@@ -41,6 +43,7 @@ impl Default for Config {
         Config {
             hidden: eval::nnue::HIDDEN,
             factorised: false,
+            output_buckets: eval::nnue::OUTPUT_BUCKETS,
             epochs: 30,
             batch_size: 16384,
             lr: 0.001,
@@ -50,6 +53,17 @@ impl Default for Config {
             lambda: 0.1,
             threads: 2,
             seed: 1,
+        }
+    }
+}
+
+impl Config {
+    /// Where each parameter of a net of these settings sits.
+    pub fn layout(&self) -> Layout {
+        Layout {
+            hidden: self.hidden,
+            factorised: self.factorised,
+            output_buckets: self.output_buckets,
         }
     }
 }
@@ -129,7 +143,7 @@ pub fn train(
     mut on_epoch: impl FnMut(&EpochReport, &[f32]),
     mut on_progress: impl FnMut(usize, f64, f64, f64),
 ) -> Vec<f32> {
-    let layout = Layout { hidden: config.hidden, factorised: config.factorised };
+    let layout = config.layout();
     let mut params = init.unwrap_or_else(|| initial_params(layout, config.seed));
     assert_eq!(params.len(), layout.len(), "initial parameters of another shape");
     let mut adam = AdamW::new(layout.len(), config.weight_decay);
@@ -226,7 +240,7 @@ mod tests {
             threads: 2,
             ..Config::default()
         };
-        let layout = Layout { hidden: 8, factorised: true };
+        let layout = Layout { factorised: true, ..config.layout() };
         let before = mean_loss(layout, &initial_params(layout, config.seed), &validation, 0.0, 2);
         let mut reports = Vec::new();
         train(

@@ -45,6 +45,24 @@ pub const KING_BUCKET: [u8; 64] = [0; 64];
 pub const VIEWS_VARY: bool = KING_BUCKETS > 1 || MIRRORED;
 /// Input features per perspective: every bucket's piece-square features.
 pub const INPUTS: usize = PIECE_SQUARES * KING_BUCKETS;
+/// Output buckets: how many sets of output weights, one chosen for each
+/// position by the number of pieces on the board ([`output_bucket`]). One so
+/// far: eight, screened at 5–9 M positions, gained +2 to +5 (docs/results/nnue.md).
+pub const OUTPUT_BUCKETS: usize = 1;
+
+const _: () = assert!(OUTPUT_BUCKETS >= 1 && OUTPUT_BUCKETS <= 32 && KING_BUCKETS < 256);
+
+/// The output bucket of a position with `pieces` pieces on the board (kings
+/// included) in a net of `buckets` output buckets: the pieces beyond the two
+/// kings in steps of ⌈32 / `buckets`⌉ (with eight: 2–5 pieces bucket 0, 6–9
+/// bucket 1, …, 30–32 bucket 7; with one, always 0).
+#[inline(always)]
+pub const fn output_bucket(pieces: u32, buckets: usize) -> usize {
+    let step = 32usize.div_ceil(buckets);
+    let bucket = pieces.saturating_sub(2) as usize / step;
+    if bucket < buckets { bucket } else { buckets - 1 }
+}
+
 /// How many different [`View`]s a perspective can have: each bucket, seen
 /// plain and, when [`MIRRORED`], mirrored.
 pub const VIEWS: usize = KING_BUCKETS * if MIRRORED { 2 } else { 1 };
@@ -186,6 +204,19 @@ mod tests {
             assert_eq!(w.flip, flip);
             assert_eq!(w.base, KING_BUCKET[king as usize ^ flip] as usize * PIECE_SQUARES);
         }
+    }
+
+    #[test]
+    fn output_buckets_split_the_material_evenly() {
+        for (pieces, bucket) in [(2, 0), (5, 0), (6, 1), (29, 6), (30, 7), (32, 7)] {
+            assert_eq!(output_bucket(pieces, 8), bucket, "{pieces} pieces");
+        }
+        for buckets in [1, 2, 4, 8] {
+            let used: std::collections::BTreeSet<_> =
+                (2..=32).map(|pieces| output_bucket(pieces, buckets)).collect();
+            assert_eq!(used.len(), buckets, "every one of {buckets} buckets holds positions");
+        }
+        assert!((0..=40).all(|pieces| output_bucket(pieces, 1) == 0));
     }
 
     #[test]

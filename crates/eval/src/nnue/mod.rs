@@ -1,6 +1,7 @@
 //! NNUE: an efficiently updatable neural network evaluation.
 //!
-//! The network is a perspective net `(768 × king buckets → H) × 2 → 1` with SCReLU:
+//! The network is a perspective net `(768 × king buckets → H) × 2 → 1` with SCReLU,
+//! its output layer one of [`OUTPUT_BUCKETS`] chosen by the pieces on the board:
 //!
 //! - [`layout`]: the input features (one per colour, piece and square, seen
 //!   from each side, in the bucket of that side's king) and the quantisation constants, declared once for the
@@ -15,7 +16,7 @@
 //! - [`simd`]: the accumulator update and the output layer's dot product on
 //!   each instruction set (portable, AVX2, AVX-512), chosen at compile time.
 //!
-//! Evaluating a position is `network.evaluate(&accumulator, side_to_move)`; the
+//! Evaluating a position is `network.evaluate(&accumulator, &board)`; the
 //! accumulator of a child is `parent.play(&network, &board, mv)`. See `docs/nnue.md`.
 
 pub mod accumulator;
@@ -27,8 +28,8 @@ pub mod simd;
 pub use accumulator::{Accumulator, MoveDelta};
 pub use cache::AccumulatorCache;
 pub use layout::{
-    HIDDEN, INPUTS, KING_BUCKETS, MIRRORED, PIECE_SQUARES, QA, QB, SCALE, VIEWS, VIEWS_VARY, View,
-    feature_index, view,
+    HIDDEN, INPUTS, KING_BUCKETS, MIRRORED, OUTPUT_BUCKETS, PIECE_SQUARES, QA, QB, SCALE, VIEWS,
+    VIEWS_VARY, View, feature_index, output_bucket, view,
 };
 pub use network::{MAGIC, NetError, Network, file_len, header, output_layer};
 
@@ -97,8 +98,8 @@ mod tests {
     #[test]
     fn the_embedded_file_has_this_builds_header() {
         let bytes = include_bytes!(concat!(env!("OUT_DIR"), "/network.nnue"));
-        assert_eq!(bytes[..Network::HEADER_LEN], header(HIDDEN));
-        assert_eq!(bytes.len(), file_len(HIDDEN));
+        assert_eq!(bytes[..Network::HEADER_LEN], header(HIDDEN, OUTPUT_BUCKETS));
+        assert_eq!(bytes.len(), file_len(HIDDEN, OUTPUT_BUCKETS));
     }
 
     #[test]

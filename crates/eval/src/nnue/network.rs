@@ -9,22 +9,25 @@
 //! | 4..6 | format version ([`Network::VERSION`]) |
 //! | 6..8 | hidden size H (must equal [`HIDDEN`]) |
 //! | 8..10 | QA, 10..12 QB, 12..14 SCALE (must equal the constants of [`super::layout`]) |
-//! | 14..16 | the input layout: 0 for one king bucket, not mirrored (every net so far); else the king buckets, plus 0x8000 when mirrored (must be this engine's) |
+//! | 14..16 | the layout (must be this engine's): bits 0–7 the king buckets, 0 for one bucket not mirrored (every net so far), and bit 15 set when mirrored; bits 8–12 the output buckets B less one |
 //! | 16.. | first-layer weights: [`INPUTS`] × H `i16`, feature-major (feature `f`'s H weights together) |
 //! | then | first-layer biases: H `i16` |
-//! | then | output weights: 2H `i16`, the side to move's accumulator first |
-//! | then | output bias: one `i32` |
+//! | then | output weights: B × 2H `i16`, bucket by bucket, each the side to move's accumulator first |
+//! | then | output biases: B `i32` |
 //!
-//! Nothing may follow: a file of H neurons is [`file_len`]`(H)` bytes. The
+//! Nothing may follow: a file of H neurons and B output buckets is
+//! [`file_len`]`(H, B)` bytes. The
 //! same [`Network::from_bytes`] reads the embedded default net at compile time
 //! and an `EvalFile` at run time. The engine only reads networks; the trainer,
 //! which writes them at any size, builds each file's header with [`header`]
 //! and its evaluation on [`output_layer`], so both follow this one declaration.
 
 use super::accumulator::Accumulator;
-use super::layout::{HIDDEN, INPUTS, KING_BUCKETS, MIRRORED, QA, QB, SCALE};
+use super::layout::{
+    HIDDEN, INPUTS, KING_BUCKETS, MIRRORED, OUTPUT_BUCKETS, QA, QB, SCALE, output_bucket,
+};
 use super::simd;
-use board::Color;
+use board::{Board, Color};
 use std::fmt;
 
 /// The weights of the network, quantised.
@@ -35,10 +38,11 @@ pub struct Network {
     pub feature_weights: [[i16; HIDDEN]; INPUTS],
     /// First layer biases.
     pub feature_biases: [i16; HIDDEN],
-    /// Output weights: `[0]` for the side to move's accumulator, `[1]` for the other.
-    pub output_weights: [[i16; HIDDEN]; 2],
-    /// Output bias, in units of `QA × QB`.
-    pub output_bias: i32,
+    /// Output weights of each output bucket: `[b][0]` for the side to move's
+    /// accumulator, `[b][1]` for the other.
+    pub output_weights: [[[i16; HIDDEN]; 2]; OUTPUT_BUCKETS],
+    /// Output bias of each output bucket, in units of `QA × QB`.
+    pub output_bias: [i32; OUTPUT_BUCKETS],
 }
 
 /// Why bytes are not a network of this engine.
@@ -55,7 +59,7 @@ pub enum NetError {
     },
     /// QA, QB or SCALE differ from this engine's.
     Quantisation,
-    /// The input layout (king buckets, mirroring) differs from this engine's.
+    /// The layout (king buckets, mirroring, output buckets) differs from this engine's.
     Layout {
         /// The layout field in the file.
         found: u16,
@@ -85,9 +89,11 @@ impl fmt::Display for NetError {
             ),
             NetError::Layout { found } => write!(
                 f,
-                "network has {} king buckets{}; this engine has {KING_BUCKETS}{}",
-                (found & 0x7fff).max(1),
+                "network has {} king buckets{} and {} output buckets; \
+                 this engine has {KING_BUCKETS}{} and {OUTPUT_BUCKETS}",
+                (found & 0xff).max(1),
                 if found & 0x8000 != 0 { ", mirrored" } else { "" },
+                (found >> 8 & 0x1f) + 1,
                 if MIRRORED { ", mirrored" } else { "" }
             ),
             NetError::Size { expected, found } => {
@@ -104,28 +110,36 @@ const HEADER: usize = Network::HEADER_LEN;
 /// The first four bytes of every network file.
 pub const MAGIC: [u8; 4] = *b"TSNN";
 
-/// The layout field (bytes 14..16) of this engine's files: 0 for the layout
-/// of every net before king buckets (one bucket, not mirrored).
-const LAYOUT: u16 = if KING_BUCKETS == 1 && !MIRRORED {
-    0
-} else {
-    KING_BUCKETS as u16 | if MIRRORED { 0x8000 } else { 0 }
-};
-
-/// The length of a network file with `hidden` neurons: the header, the i16
-/// weights (first layer, its biases, the output layer) and the i32 bias.
-pub const fn file_len(hidden: usize) -> usize {
-    HEADER + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4
+/// The layout field (bytes 14..16) of a file of this build's input layout
+/// with `output_buckets`: 0 for the layout of every net before king and
+/// output buckets (one of each, not mirrored).
+const fn layout_field(output_buckets: usize) -> u16 {
+    let king = if KING_BUCKETS == 1 && !MIRRORED {
+        0
+    } else {
+        KING_BUCKETS as u16 | if MIRRORED { 0x8000 } else { 0 }
+    };
+    king | ((output_buckets - 1) as u16) << 8
 }
 
-/// The header of a network file with `hidden` neurons and this build's
-/// quantisation and input layout (bytes 0..16 of the table above). An engine
-/// reads the file when its [`HIDDEN`] is `hidden`.
-pub fn header(hidden: usize) -> [u8; Network::HEADER_LEN] {
+/// The length of a network file with `hidden` neurons and `output_buckets`:
+/// the header, the i16 weights (first layer, its biases, the output layers)
+/// and the i32 biases.
+pub const fn file_len(hidden: usize, output_buckets: usize) -> usize {
+    HEADER + 2 * (INPUTS * hidden + hidden + output_buckets * 2 * hidden) + 4 * output_buckets
+}
+
+/// The header of a network file with `hidden` neurons, `output_buckets`
+/// (1 to 32) and this build's quantisation and input layout (bytes 0..16 of
+/// the table above). An engine reads the file when its [`HIDDEN`] is `hidden`
+/// and its [`OUTPUT_BUCKETS`] is `output_buckets`.
+pub fn header(hidden: usize, output_buckets: usize) -> [u8; Network::HEADER_LEN] {
     let hidden = u16::try_from(hidden).expect("a hidden size that the header's u16 holds");
+    assert!((1..=32).contains(&output_buckets), "{output_buckets} output buckets");
+    let layout = layout_field(output_buckets);
     let mut out = [0; HEADER];
     out[..4].copy_from_slice(&MAGIC);
-    for (i, v) in [Network::VERSION, hidden, QA as u16, QB as u16, SCALE as u16, LAYOUT]
+    for (i, v) in [Network::VERSION, hidden, QA as u16, QB as u16, SCALE as u16, layout]
         .into_iter()
         .enumerate()
     {
@@ -146,7 +160,7 @@ impl Network {
     /// The format version this engine reads and writes.
     pub const VERSION: u16 = 1;
     /// The length of a network file in bytes.
-    pub const FILE_LEN: usize = file_len(HIDDEN);
+    pub const FILE_LEN: usize = file_len(HIDDEN, OUTPUT_BUCKETS);
     /// The length of a network file's header in bytes.
     pub const HEADER_LEN: usize = 16;
 
@@ -157,8 +171,8 @@ impl Network {
         let mut net = Network {
             feature_weights: [[0; HIDDEN]; INPUTS],
             feature_biases: [0; HIDDEN],
-            output_weights: [[0; HIDDEN]; 2],
-            output_bias: 0,
+            output_weights: [[[0; HIDDEN]; 2]; OUTPUT_BUCKETS],
+            output_bias: [0; OUTPUT_BUCKETS],
         };
         match net.read(bytes) {
             Ok(()) => Ok(net),
@@ -196,8 +210,8 @@ impl Network {
             row.iter_mut().for_each(|w| *w = next(60));
         }
         net.feature_biases.iter_mut().for_each(|w| *w = next(100));
-        net.output_weights.iter_mut().flatten().for_each(|w| *w = next(120));
-        net.output_bias = i32::from(next(1000)) * 10;
+        net.output_weights.iter_mut().flatten().flatten().for_each(|w| *w = next(120));
+        net.output_bias.iter_mut().for_each(|b| *b = i32::from(next(1000)) * 10);
         net
     }
 
@@ -242,7 +256,7 @@ impl Network {
             return Err(NetError::Quantisation);
         }
         let layout = read_u16(bytes, 14);
-        if layout != LAYOUT {
+        if layout != layout_field(OUTPUT_BUCKETS) {
             return Err(NetError::Layout { found: layout });
         }
         Ok(Self::FILE_LEN)
@@ -275,18 +289,27 @@ impl Network {
             at += 2;
             j += 1;
         }
-        let mut side = 0;
-        while side < 2 {
-            let mut j = 0;
-            while j < HIDDEN {
-                net.output_weights[side][j] = read_i16(bytes, at);
-                at += 2;
-                j += 1;
+        let mut bucket = 0;
+        while bucket < OUTPUT_BUCKETS {
+            let mut side = 0;
+            while side < 2 {
+                let mut j = 0;
+                while j < HIDDEN {
+                    net.output_weights[bucket][side][j] = read_i16(bytes, at);
+                    at += 2;
+                    j += 1;
+                }
+                side += 1;
             }
-            side += 1;
+            bucket += 1;
         }
-        net.output_bias =
-            i32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
+        let mut bucket = 0;
+        while bucket < OUTPUT_BUCKETS {
+            net.output_bias[bucket] =
+                i32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
+            at += 4;
+            bucket += 1;
+        }
         Ok(())
     }
 
@@ -309,15 +332,24 @@ impl Network {
         Network::from_bytes_boxed(&bytes).map_err(net_error)
     }
 
-    /// The evaluation in centipawns for `side_to_move`, from the accumulator,
-    /// clamped to ±[`MAX_EVAL`](crate::MAX_EVAL) (below the tablebase and mate
-    /// score ranges).
+    /// The evaluation in centipawns for the side to move of `board`, whose
+    /// accumulator `acc` is, clamped to ±[`MAX_EVAL`](crate::MAX_EVAL) (below
+    /// the tablebase and mate score ranges).
     #[inline]
-    pub fn evaluate(&self, acc: &Accumulator, side_to_move: Color) -> i32 {
+    pub fn evaluate(&self, acc: &Accumulator, board: &Board) -> i32 {
+        self.evaluate_for(acc, board.side_to_move(), board.occupied().count())
+    }
+
+    /// The evaluation in centipawns for `side_to_move` of a position with
+    /// `pieces` pieces (kings included: they choose the output bucket) whose
+    /// accumulator `acc` is.
+    #[inline]
+    pub fn evaluate_for(&self, acc: &Accumulator, side_to_move: Color, pieces: u32) -> i32 {
         let us = &acc.values[side_to_move as usize];
         let them = &acc.values[!side_to_move as usize];
-        let [ours, theirs] = &self.output_weights;
-        output_layer(us, them, [ours, theirs], self.output_bias)
+        let bucket = output_bucket(pieces, OUTPUT_BUCKETS);
+        let [ours, theirs] = &self.output_weights[bucket];
+        output_layer(us, them, [ours, theirs], self.output_bias[bucket])
     }
 }
 
@@ -354,7 +386,7 @@ fn output(sum: i64, output_bias: i32) -> i32 {
 
 impl fmt::Debug for Network {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Network {{ hidden: {HIDDEN}, output_bias: {} }}", self.output_bias)
+        write!(f, "Network {{ hidden: {HIDDEN}, output_bias: {:?} }}", self.output_bias)
     }
 }
 
@@ -366,12 +398,14 @@ pub(crate) mod tests {
         /// The network as a file (the engine only reads them; the trainer
         /// writes its own).
         pub(crate) fn to_bytes(&self) -> Vec<u8> {
-            let mut out = header(HIDDEN).to_vec();
+            let mut out = header(HIDDEN, OUTPUT_BUCKETS).to_vec();
             let rows = self.feature_weights.iter().chain([&self.feature_biases]);
-            for w in rows.chain(self.output_weights.iter()).flatten() {
+            for w in rows.chain(self.output_weights.iter().flatten()).flatten() {
                 out.extend_from_slice(&w.to_le_bytes());
             }
-            out.extend_from_slice(&self.output_bias.to_le_bytes());
+            for b in self.output_bias {
+                out.extend_from_slice(&b.to_le_bytes());
+            }
             out
         }
     }
@@ -406,15 +440,53 @@ pub(crate) mod tests {
 
     #[test]
     fn the_header_is_the_one_the_engine_checks() {
-        assert_eq!(Network::check_header(&header(HIDDEN)), Ok(Network::FILE_LEN));
-        assert_eq!(file_len(HIDDEN), Network::FILE_LEN);
-        let other = header(HIDDEN + 128);
+        assert_eq!(Network::check_header(&header(HIDDEN, OUTPUT_BUCKETS)), Ok(Network::FILE_LEN));
+        assert_eq!(file_len(HIDDEN, OUTPUT_BUCKETS), Network::FILE_LEN);
+        let other = header(HIDDEN + 128, OUTPUT_BUCKETS);
         assert_eq!(read_u16(&other, 6) as usize, HIDDEN + 128);
         assert_eq!(
             Network::check_header(&other),
             Err(NetError::Hidden { found: (HIDDEN + 128) as u16 })
         );
-        assert_eq!(file_len(HIDDEN + 128), Network::FILE_LEN + 2 * 128 * (INPUTS + 3));
+        assert_eq!(
+            file_len(HIDDEN + 128, OUTPUT_BUCKETS),
+            Network::FILE_LEN + 2 * 128 * (INPUTS + 1 + 2 * OUTPUT_BUCKETS)
+        );
+        // Another number of output buckets is another layout, and another length.
+        let buckets = if OUTPUT_BUCKETS == 8 { 4 } else { 8 };
+        let other = header(HIDDEN, buckets);
+        assert_eq!(
+            Network::check_header(&other),
+            Err(NetError::Layout { found: read_u16(&other, 14) })
+        );
+        let message = NetError::Layout { found: read_u16(&other, 14) }.to_string();
+        assert!(message.contains(&format!("and {buckets} output buckets")), "{message}");
+        let extra = buckets as isize - OUTPUT_BUCKETS as isize;
+        let expected = Network::FILE_LEN as isize + extra * (4 * HIDDEN as isize + 4);
+        assert_eq!(file_len(HIDDEN, buckets) as isize, expected);
+    }
+
+    #[test]
+    fn each_position_is_evaluated_by_its_own_bucket() {
+        // Bucket b's bias alone is b × 100 cp: the evaluation names the bucket used.
+        let mut net = Network::pseudo_random(9);
+        net.output_weights = [[[0; HIDDEN]; 2]; OUTPUT_BUCKETS];
+        for (b, bias) in net.output_bias.iter_mut().enumerate() {
+            *bias = b as i32 * 100 * QA * QB / SCALE;
+        }
+        for (fen, pieces) in [
+            ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", 2),
+            ("4k3/8/8/3q4/8/8/2R5/4K3 b - - 0 1", 4),
+            ("r3k3/pp6/8/8/8/8/PP6/R3K3 w - - 0 1", 8),
+            (board::STARTPOS_FEN, 32),
+        ] {
+            let board = Board::from_fen(fen).expect("valid FEN");
+            let acc = Accumulator::new(&net, &board);
+            let expected = output_bucket(pieces, OUTPUT_BUCKETS) as i32 * 100;
+            assert_eq!(net.evaluate(&acc, &board), expected, "{fen}");
+            let us = board.side_to_move();
+            assert_eq!(net.evaluate_for(&acc, us, pieces), expected, "{fen}");
+        }
     }
 
     #[test]
@@ -424,10 +496,10 @@ pub(crate) mod tests {
         // in i32 would wrap (and a winning position would read as lost).
         for (weight, expected) in [(127i16, crate::MAX_EVAL), (-127, -crate::MAX_EVAL)] {
             let mut net = Network::pseudo_random(5);
-            net.output_weights = [[weight; HIDDEN]; 2];
-            net.output_bias = 0;
+            net.output_weights = [[[weight; HIDDEN]; 2]; OUTPUT_BUCKETS];
+            net.output_bias = [0; OUTPUT_BUCKETS];
             let acc = Accumulator { values: [[QA as i16; HIDDEN]; 2] };
-            assert_eq!(net.evaluate(&acc, Color::White), expected);
+            assert_eq!(net.evaluate(&acc, &Board::startpos()), expected);
         }
     }
 
