@@ -105,10 +105,16 @@ impl Board {
     /// The kind of piece on `sq`, if any.
     #[inline(always)]
     pub fn piece_on(&self, sq: Square) -> Option<Piece> {
-        if !self.occupied().has(sq) {
-            return None;
-        }
-        Piece::ALL.into_iter().find(|&p| self.pieces[p].has(sq))
+        // Bit `p` of `kinds` is set when a piece of kind `p` stands on `sq` (at
+        // most one does): six shifts without a branch, where a search kind by
+        // kind mispredicts on nearly every call of the move loop.
+        let kinds = self
+            .pieces
+            .0
+            .iter()
+            .enumerate()
+            .fold(0u32, |kinds, (p, bb)| kinds | (((bb.0 >> sq as u32) & 1) as u32) << p);
+        (kinds != 0).then(|| Piece::index_const(kinds.trailing_zeros() as usize))
     }
 
     /// Whether `mv` (legal here) captures or promotes: a noisy move, the kind

@@ -633,3 +633,28 @@ fn board_is_small_and_copy() {
     assert!(size <= 128, "Board is {size} bytes");
     assert_eq!(std::mem::size_of::<Move>(), 2);
 }
+
+/// `piece_on` names the kind whose bitboard holds the square, and nothing on
+/// an empty square: on every square of the perft suite's positions and of
+/// random games from them.
+#[test]
+fn piece_on_names_the_kind_on_each_square() {
+    let mut rng = Pcg64::seed_from_u64(13);
+    let mut checked = 0;
+    for case in common::perft_cases() {
+        let mut b = board(&case.fen);
+        for _ in 0..40 {
+            for sq in Square::ALL {
+                let expected = board::Piece::ALL.into_iter().find(|&p| b.pieces(p).has(sq));
+                assert_eq!(b.piece_on(sq), expected, "{} on {sq}", b.to_fen(true));
+                checked += 1;
+            }
+            let moves = b.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            b.play(moves[rng.next_u32() as usize % moves.len()]);
+        }
+    }
+    assert!(checked > 100_000, "{checked}");
+}
