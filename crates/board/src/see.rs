@@ -13,6 +13,20 @@ pub fn see_value(piece: Piece) -> i32 {
 }
 
 impl Board {
+    /// The SEE value of what `mv` (legal here) captures: a pawn for en
+    /// passant, 0 for a move that captures nothing (castling, encoded as the
+    /// king taking its own rook, included).
+    #[inline(always)]
+    pub fn captured_value(&self, mv: Move) -> i32 {
+        if mv.is_en_passant() {
+            see_value(Piece::Pawn)
+        } else if mv.is_castling() {
+            0
+        } else {
+            self.piece_on(mv.to()).map_or(0, see_value)
+        }
+    }
+
     /// Whether the static exchange on `mv`'s destination gains at least
     /// `threshold` for the side to move (captures by the least valuable attacker
     /// first, x-rays through sliders revealed as pieces leave). Castling counts

@@ -134,6 +134,13 @@ features! {
     /// Low-ply history: quiet moves' history at the first plies of this
     /// search, in their order there.
     low_ply_history = "lowplyhist" on,
+    /// Futility for captures: at shallow depth, a capture (not a check or a
+    /// promotion) whose victim, with a margin per ply and its capture history,
+    /// cannot lift the static eval to alpha is skipped.
+    capture_futility = "capfutility" off,
+    /// Reverse futility's margin shrinks when the opponent's eval worsened
+    /// across its last move (this node's static eval above the parent's, negated).
+    opponent_worsening = "oppworse" off,
 }
 
 impl Features {

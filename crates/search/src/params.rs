@@ -248,6 +248,9 @@ tunables! {
     // Steps 5 and 11 (`ttpv`, `deepershallower`).
     /// `ttpv`: reverse futility's margin grows by this at a node on a PV.
     rfp_tt_pv_margin = 40, 0..=150, step 10;
+    /// `oppworse`: reverse futility's margin shrinks by this when the
+    /// opponent's eval worsened across its last move.
+    rfp_worsening_margin = 30, 0..=100, step 8;
     /// `cutoffcnt`: more than this many children failing high adds a ply of reduction.
     lmr_cutoff_count = 2, 1..=6, step 1;
     /// `deepershallower`: a reduced move that beat the best score by this
@@ -287,6 +290,16 @@ tunables! {
     fixed see_noisy_max_depth: i32 = 8;
     /// Capture history shifts the SEE threshold of a capture by 1 cp per this much history.
     see_capture_history_divisor = 64, 16..=256, step 12;
+    /// `capfutility`: a capture is skipped when eval + this + its victim's
+    /// value + `capture_futility_per_depth` × (reduced) depth + its capture
+    /// history / `capture_futility_history_divisor` cannot reach alpha.
+    capture_futility_base = 160, 40..=400, step 20;
+    /// `capfutility`'s margin per ply of (reduced) depth.
+    capture_futility_per_depth = 160, 40..=400, step 20;
+    /// `capfutility`: capture history counts 1 cp per this much.
+    capture_futility_history_divisor = 20, 4..=80, step 4;
+    /// `capfutility` applies up to this (reduced) depth.
+    fixed capture_futility_max_depth: i32 = 6;
     /// History pruning: quiet moves whose history is below minus this × depth are skipped.
     history_pruning_margin = 2103 was 2048, 512..=8192, step 256;
     /// History pruning applies up to this (reduced) depth.

@@ -296,11 +296,7 @@ impl MovePicker {
 /// Most valuable victim, least valuable attacker; promotions by the new piece.
 #[inline]
 fn mvv_lva(board: &Board, mv: Move) -> i32 {
-    let victim = if mv.is_en_passant() {
-        see_value(Piece::Pawn)
-    } else {
-        board.piece_on(mv.to()).map_or(0, see_value)
-    };
+    let victim = board.captured_value(mv);
     let attacker = board.piece_on(mv.from()).map_or(0, |p| p as i32);
     let promo = mv
         .promotion()

@@ -10,7 +10,7 @@ use crate::params::{
     qs_futility_see_threshold, qs_quiet_evasion_limit,
 };
 use crate::picker::MovePicker;
-use board::{Move, Piece, see_value};
+use board::Move;
 use tt::{Bound, DECISIVE_BOUND, INFINITY, MATE, is_decisive};
 
 impl Worker {
@@ -105,11 +105,7 @@ impl Worker {
                 && mv.promotion().is_none()
             {
                 let board = self.board();
-                let victim = if mv.is_en_passant() {
-                    see_value(Piece::Pawn)
-                } else {
-                    board.piece_on(mv.to()).map_or(0, see_value)
-                };
+                let victim = board.captured_value(mv);
                 // A check is never pruned; it is asked only of a move that would be.
                 if base + victim <= alpha && !board.gives_check(mv) {
                     best_score = best_score.max(base + victim);

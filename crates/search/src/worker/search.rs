@@ -50,6 +50,9 @@ struct Node {
     /// A singular-extension search of this node, without its hash move (Step 10).
     singular_search: bool,
     in_check: bool,
+    /// With `oppworse` on: the static eval is above the parent's, negated (the
+    /// opponent's eval worsened across its last move).
+    opponent_worsening: bool,
     /// The static eval rose since this side's previous move ([`Worker::improving`]):
     /// reverse futility, razoring and futility prune more, late move pruning
     /// tries more moves and late move reductions reduce less.
@@ -233,6 +236,11 @@ impl Worker {
             singular_search,
             in_check,
             improving: self.improving(ctx, ply, static_eval),
+            opponent_worsening: ctx.features.opponent_worsening
+                && static_eval != NO_EVAL
+                && ply > 0
+                && self.frames[ply - 1].static_eval != NO_EVAL
+                && static_eval > -self.frames[ply - 1].static_eval,
             static_eval,
             hash_move,
             keys: self.quiet_keys(ctx, ply),
@@ -463,6 +471,7 @@ impl Worker {
                 - rfp_margin() * (depth - node.improving as i32)
                 - node.correction_size * rfp_correction_scale() / rfp_correction_unit()
                 - i32::from(node.tt_pv) * rfp_tt_pv_margin()
+                + i32::from(node.opponent_worsening) * rfp_worsening_margin()
                 >= beta
             && !(ctx.features.rfp_threats && threat_pending(self.board()))
         {
@@ -543,6 +552,21 @@ impl Worker {
         let depth = node.depth;
         let lmr_depth = (depth - 1 - c.base_reduction).max(0);
         if c.noisy || c.gives_check {
+            // Captures whose victim cannot lift the eval to alpha.
+            if ctx.features.capture_futility
+                && !c.gives_check
+                && !node.in_check
+                && c.mv.promotion().is_none()
+                && lmr_depth <= capture_futility_max_depth()
+                && node.static_eval
+                    + capture_futility_base()
+                    + capture_futility_per_depth() * lmr_depth
+                    + board.captured_value(c.mv)
+                    + c.history / capture_futility_history_divisor()
+                    <= alpha
+            {
+                return true;
+            }
             // Captures that lose too much material (checks are kept: sacrifices).
             return ctx.features.see
                 && !c.gives_check
