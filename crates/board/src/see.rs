@@ -1,7 +1,7 @@
 //! Static exchange evaluation, for move ordering and pruning.
 
 use crate::attacks::*;
-use crate::{Bitboard, Board, Move, MoveKind, Piece, Square};
+use crate::{Bitboard, Board, Move, Piece, Square};
 
 /// Piece values used by static exchange evaluation, indexed by [`Piece`].
 pub const SEE_VALUES: [i32; 6] = [100, 320, 330, 500, 950, 20_000];
@@ -38,13 +38,10 @@ impl Board {
         let from = mv.from();
         let to = mv.to();
         let mut occ = self.occupied();
-        let captured_value = match mv.kind() {
-            MoveKind::EnPassant => {
-                occ ^= Square::new(to.file(), from.rank()).bitboard();
-                see_value(Piece::Pawn)
-            }
-            _ => self.piece_on(to).map_or(0, see_value),
-        };
+        if mv.is_en_passant() {
+            occ ^= Square::new(to.file(), from.rank()).bitboard();
+        }
+        let captured_value = self.captured_value(mv);
         let promo_gain = mv.promotion().map_or(0, |p| see_value(p) - see_value(Piece::Pawn));
         let mut swap = captured_value + promo_gain - threshold;
         if swap < 0 {
