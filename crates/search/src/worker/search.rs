@@ -59,6 +59,10 @@ struct Node {
     improving: bool,
     /// The corrected static eval ([`NO_EVAL`] in check).
     static_eval: i32,
+    /// The static eval before correction, as the table stores it.
+    raw_eval: i32,
+    /// The position's key.
+    key: u64,
     /// The table's move, if legal here (and a root move at the root); else null.
     hash_move: Move,
     /// Where its quiet moves are read and written in the histories.
@@ -242,6 +246,8 @@ impl Worker {
                 && self.frames[ply - 1].static_eval != NO_EVAL
                 && static_eval > -self.frames[ply - 1].static_eval,
             static_eval,
+            raw_eval,
+            key,
             hash_move,
             keys: self.quiet_keys(ctx, ply),
             correction_size: if ctx.features.correction_terms { correction.abs() } else { 0 },
@@ -257,12 +263,12 @@ impl Worker {
             node.depth += self.hindsight(&node, prior_reduction);
         }
 
-        // Steps 5 to 6. Whole-node pruning, before any move is searched.
+        // Steps 5 to 6b. Whole-node pruning, before any move is searched.
         if !pv_node
             && !in_check
             && !K::ROOT
             && !singular_search
-            && let Some(score) = self.prune_node(ctx, &node, alpha, eval)
+            && let Some(score) = self.prune_node(ctx, &node, alpha, eval, hit.as_ref())
         {
             return score;
         }
@@ -275,6 +281,23 @@ impl Worker {
             && (pv_node || cut_node)
         {
             node.depth -= iir_reduction();
+        }
+
+        // Step 7b. The table's ProbCut: a lower bound a little shallower than this node
+        // that beats beta by far would almost surely hold at full depth.
+        if ctx.features.tt_probcut
+            && !K::ROOT
+            && !singular_search
+            && !is_decisive(beta)
+            && let Some(h) = hit
+            && h.bound == Bound::Lower
+            && h.depth >= node.depth - tt_probcut_depth_margin()
+        {
+            let probcut_beta = beta + tt_probcut_margin();
+            let score = tt_score(&h, ply);
+            if !is_decisive(score) && score >= probcut_beta {
+                return probcut_beta;
+            }
         }
 
         // Step 8. The move loop.
@@ -306,7 +329,7 @@ impl Worker {
             if !K::ROOT
                 && best_score > -DECISIVE_BOUND
                 && board.has_non_pawn_material(board.side_to_move())
-                && self.prune_move(ctx, &node, &c, alpha, moves_tried)
+                && self.prune_move(ctx, &node, &c, alpha, moves_tried, &mut best_score)
             {
                 continue;
             }
@@ -392,6 +415,17 @@ impl Worker {
             tried.push(&c);
         }
 
+        // A fail high blended towards beta, the more the shallower the node: less of
+        // an overestimate is returned and stored.
+        if ctx.features.fail_high_blend
+            && best_score >= beta
+            && !is_decisive(best_score)
+            && !is_decisive(beta)
+            && !is_decisive(alpha)
+        {
+            best_score = (best_score * node.depth + beta) / (node.depth + 1);
+        }
+
         // Step 12. No move searched: mate or stalemate (pruning starts only after the
         // first move, so an empty loop means no legal move; at the root, all excluded).
         if moves_tried == 0 {
@@ -450,9 +484,9 @@ impl Worker {
         best_score
     }
 
-    /// Steps 5 to 6, at a non-PV node not in check: the score to return when the
+    /// Steps 5 to 6b, at a non-PV node not in check: the score to return when the
     /// node can be cut before searching its moves, from its `eval` (the static eval
-    /// refined by the table).
+    /// refined by the table, whose entry is `hit`).
     #[inline(always)]
     fn prune_node(
         &mut self,
@@ -460,6 +494,7 @@ impl Worker {
         node: &Node,
         alpha: i32,
         eval: i32,
+        hit: Option<&Record>,
     ) -> Option<i32> {
         let (depth, beta, ply) = (node.depth, node.beta, node.ply);
         // Step 5. Reverse futility pruning: far above beta at low depth, assume the cut
@@ -506,8 +541,75 @@ impl Worker {
             && !is_decisive(beta)
             && (ply >= self.nmp_min_ply || us != self.nmp_color)
             && self.board().has_non_pawn_material(us)
+            && let Some(score) = self.null_move(ctx, node, eval)
         {
-            return self.null_move(ctx, node, eval);
+            return Some(score);
+        }
+
+        // Step 6b. ProbCut: a capture that beats beta by a margin in a shallower
+        // search almost surely beats beta in the full one. Not when the table
+        // already says, deep enough, that the node stays below that margin.
+        if ctx.features.probcut && depth >= probcut_min_depth() && !is_decisive(beta) {
+            let probcut_beta =
+                beta + probcut_margin() - i32::from(node.improving) * probcut_improving_margin();
+            let refuted = hit.is_some_and(|h| {
+                h.depth >= depth - probcut_reduction() + 1 && tt_score(h, ply) < probcut_beta
+            });
+            if !refuted {
+                return self.probcut(ctx, node, probcut_beta);
+            }
+        }
+        None
+    }
+
+    /// Step 6b. ProbCut: tries the captures whose exchange alone could lift the
+    /// static eval to `probcut_beta`, each in quiescence first and then, if it
+    /// still beats `probcut_beta`, in a null-window search `probcut_reduction`
+    /// plies shallower than the node. One that beats it is stored as a lower
+    /// bound and the node's score is its score brought back by the margin.
+    fn probcut(&mut self, ctx: &SearchContext, node: &Node, probcut_beta: i32) -> Option<i32> {
+        let Node { depth, ply, beta, .. } = *node;
+        let probcut_depth = (depth - probcut_reduction()).max(0);
+        let capture_history = ctx.features.capture_history;
+        let mut picker =
+            MovePicker::quiescence(self.board(), node.hash_move, capture_history, false);
+        while let Some(mv) = picker.next(self.board(), &self.histories) {
+            if !self.board().see_ge(mv, probcut_beta - node.static_eval) {
+                continue;
+            }
+            self.frames[ply].moved = self.piece_to(mv);
+            self.make_move(mv, ctx.tt);
+            let mut score = -self.qsearch(ctx, -probcut_beta, -probcut_beta + 1, ply + 1, false);
+            if score >= probcut_beta && probcut_depth > 0 && !self.stopped {
+                score = -self.search::<Inner>(
+                    ctx,
+                    -probcut_beta,
+                    -probcut_beta + 1,
+                    probcut_depth,
+                    ply + 1,
+                    !node.cut,
+                );
+            }
+            self.unmake_move();
+            if self.stopped {
+                return Some(0);
+            }
+            if score >= probcut_beta {
+                let result = NodeResult {
+                    best_move: mv,
+                    score,
+                    static_eval: node.raw_eval,
+                    depth: probcut_depth + 1,
+                    bound: Bound::Lower,
+                    pv: node.tt_pv,
+                };
+                ctx.store(node.key, ply, result);
+                return Some(if is_decisive(score) {
+                    score
+                } else {
+                    score - (probcut_beta - beta)
+                });
+            }
         }
         None
     }
@@ -538,7 +640,8 @@ impl Worker {
     }
 
     /// Step 9. Whether move `c` is skipped at shallow depth, `moves_tried` moves
-    /// into the loop.
+    /// into the loop. With `futraise`, a quiet move skipped by futility raises
+    /// `best_score` to its futility value.
     #[inline(always)]
     fn prune_move(
         &self,
@@ -547,6 +650,7 @@ impl Worker {
         c: &Candidate,
         alpha: i32,
         moves_tried: usize,
+        best_score: &mut i32,
     ) -> bool {
         let board = self.board();
         let depth = node.depth;
@@ -577,19 +681,30 @@ impl Worker {
                 );
         }
         // Late move pruning: enough quiet moves were tried here.
-        (ctx.features.lmp
+        if ctx.features.lmp
             && depth <= lmp_max_depth()
-            && moves_tried >= lmp_limit(depth, node.improving))
+            && moves_tried >= lmp_limit(depth, node.improving)
+        {
+            return true;
+        }
         // Futility: this quiet move cannot lift the static eval to alpha.
-        || (ctx.features.futility
-            && !node.in_check
-            && lmr_depth <= futility_max_depth()
-            && node.static_eval
+        if ctx.features.futility && !node.in_check && lmr_depth <= futility_max_depth() {
+            let futility_value = node.static_eval
                 + futility_base()
-                + futility_per_depth() * (lmr_depth + i32::from(node.improving))
-                <= alpha)
+                + futility_per_depth() * (lmr_depth + i32::from(node.improving));
+            if futility_value <= alpha {
+                if ctx.features.futility_raise
+                    && *best_score <= futility_value
+                    && !is_decisive(*best_score)
+                    && !is_decisive(futility_value)
+                {
+                    *best_score = futility_value;
+                }
+                return true;
+            }
+        }
         // History: this move has kept failing in similar positions.
-        || (ctx.features.history_pruning
+        (ctx.features.history_pruning
             && lmr_depth <= history_pruning_max_depth()
             && c.history < -history_pruning_margin() * depth)
         // SEE: the quiet move loses material on its square.
