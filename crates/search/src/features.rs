@@ -144,15 +144,9 @@ features! {
     /// ProbCut: a capture that beats beta by a margin in quiescence and then in
     /// a search four plies shallower lets a non-PV node fail high.
     probcut = "probcut" off,
-    /// The table's lower bound, a few plies short of the node's depth, beating
-    /// beta by a wide margin cuts the node.
-    tt_probcut = "ttprobcut" off,
     /// A quiet move skipped by futility raises the best score to its futility
     /// value (a fail-low node's bound is then less pessimistic).
     futility_raise = "futraise" off,
-    /// A node's fail-high score blended towards beta by depth (more at shallow
-    /// depth), as quiescence's are with `qsblend`.
-    fail_high_blend = "fhblend" off,
 }
 
 impl Features {

@@ -261,7 +261,7 @@ tunables! {
     /// `deepershallower`: the deeper re-search's margin per ply of new depth.
     fixed lmr_deeper_per_depth: i32 = 2;
 
-    // Step 6b. ProbCut (`probcut`, `ttprobcut`).
+    // Step 6b. ProbCut (`probcut`).
     /// `probcut` applies from this depth ...
     fixed probcut_min_depth: i32 = 3;
     /// ... to captures that beat beta by this much ...
@@ -270,11 +270,6 @@ tunables! {
     probcut_improving_margin = 40, 0..=120, step 8;
     /// ... in quiescence, then in a search this many plies shallower than the node.
     fixed probcut_reduction: i32 = 4;
-    /// `ttprobcut`: a stored lower bound at most this many plies shallower than
-    /// the node ...
-    fixed tt_probcut_depth_margin: i32 = 4;
-    /// ... that beats beta by this much cuts it.
-    tt_probcut_margin = 200, 80..=500, step 20;
 
     // Step 7. Internal iterative reduction.
     /// Internal iterative reduction applies from this depth when there is no hash move ...

@@ -283,23 +283,6 @@ impl Worker {
             node.depth -= iir_reduction();
         }
 
-        // Step 7b. The table's ProbCut: a lower bound a little shallower than this node
-        // that beats beta by far would almost surely hold at full depth.
-        if ctx.features.tt_probcut
-            && !K::ROOT
-            && !singular_search
-            && !is_decisive(beta)
-            && let Some(h) = hit
-            && h.bound == Bound::Lower
-            && h.depth >= node.depth - tt_probcut_depth_margin()
-        {
-            let probcut_beta = beta + tt_probcut_margin();
-            let score = tt_score(&h, ply);
-            if !is_decisive(score) && score >= probcut_beta {
-                return probcut_beta;
-            }
-        }
-
         // Step 8. The move loop.
         node.keys.threats = self.threat_map(ctx);
         let ordering = PickerContext {
@@ -413,17 +396,6 @@ impl Worker {
                 }
             }
             tried.push(&c);
-        }
-
-        // A fail high blended towards beta, the more the shallower the node: less of
-        // an overestimate is returned and stored.
-        if ctx.features.fail_high_blend
-            && best_score >= beta
-            && !is_decisive(best_score)
-            && !is_decisive(beta)
-            && !is_decisive(alpha)
-        {
-            best_score = (best_score * node.depth + beta) / (node.depth + 1);
         }
 
         // Step 12. No move searched: mate or stalemate (pruning starts only after the
@@ -553,7 +525,7 @@ impl Worker {
             let probcut_beta =
                 beta + probcut_margin() - i32::from(node.improving) * probcut_improving_margin();
             let refuted = hit.is_some_and(|h| {
-                h.depth >= depth - probcut_reduction() + 1 && tt_score(h, ply) < probcut_beta
+                h.depth > depth - probcut_reduction() && tt_score(h, ply) < probcut_beta
             });
             if !refuted {
                 return self.probcut(ctx, node, probcut_beta);
