@@ -3,15 +3,21 @@
 //! Correction history has a module of its own (`correction.rs`): it may be shared.
 
 use crate::params::{
-    history_bonus_max, history_bonus_offset, history_bonus_per_depth, history_max,
-    low_ply_history_weight,
+    history_bonus_max, history_bonus_offset, history_bonus_per_depth, history_malus_max,
+    history_malus_offset, history_malus_per_depth, history_max, low_ply_history_weight,
 };
 use board::{Bitboard, Board, Color, Move, Piece, Square};
 
-/// The bonus for a move that caused (or a malus for one that failed before) a cutoff at `depth`.
+/// The bonus for a move that caused a cutoff at `depth`.
 #[inline]
 pub fn stat_bonus(depth: i32) -> i32 {
     (history_bonus_per_depth() * depth - history_bonus_offset()).clamp(0, history_bonus_max())
+}
+
+/// The malus (a positive size) for a move tried before the one that caused a cutoff at `depth`.
+#[inline]
+pub fn stat_malus(depth: i32) -> i32 {
+    (history_malus_per_depth() * depth - history_malus_offset()).clamp(0, history_malus_max())
 }
 
 /// Moves `entry` towards `bonus`'s sign, slowing down as it nears the bound.
@@ -204,13 +210,13 @@ impl Histories {
         tried: &[(Move, PieceTo)],
         depth: i32,
     ) {
-        let bonus = stat_bonus(depth);
         if let Some((mv, pt)) = best {
-            gravity(&mut self.capture[pt.0 as usize][victim_slot(board, mv)], bonus);
+            gravity(&mut self.capture[pt.0 as usize][victim_slot(board, mv)], stat_bonus(depth));
         }
+        let malus = stat_malus(depth);
         for &(mv, pt) in tried {
             if best.is_none_or(|(b, _)| b != mv) {
-                gravity(&mut self.capture[pt.0 as usize][victim_slot(board, mv)], -bonus);
+                gravity(&mut self.capture[pt.0 as usize][victim_slot(board, mv)], -malus);
             }
         }
     }
@@ -242,9 +248,10 @@ impl Histories {
             self.counters[keys.prev[0].0 as usize] = best.0;
         }
         self.reward_quiet(color, best, keys, bonus);
+        let malus = stat_malus(depth);
         for &(mv, pt) in tried {
             if mv != best.0 {
-                self.reward_quiet(color, (mv, pt), keys, -bonus);
+                self.reward_quiet(color, (mv, pt), keys, -malus);
             }
         }
     }

@@ -356,6 +356,8 @@ tunables! {
     lmr_history_divisor = 7993 was 8192, 2048..=16384, step 512;
     /// A capture's reduction, after the adjustments, is divided by this.
     fixed lmr_noisy_divisor: i32 = 2;
+    /// A move at an expected cut node is reduced this many plies more.
+    lmr_cut_node = 1, 0..=3, step 1;
 
     // Move ordering (`picker.rs`).
     /// Noisy moves are ordered by MVV-LVA: the victim's SEE value times this, less the attacker's rank.
@@ -376,12 +378,18 @@ tunables! {
     // History (`history.rs`), read by move ordering, pruning and reductions.
     /// The largest magnitude a history value reaches (the gravity formula keeps it there).
     fixed history_max: i32 = 16_384;
-    /// The history bonus (or malus) of a cutoff is this much per ply of depth ...
-    fixed history_bonus_per_depth: i32 = 150;
+    /// The history bonus of the move that caused a cutoff is this much per ply of depth ...
+    history_bonus_per_depth = 150, 50..=400, step 20;
     /// ... less this ...
-    fixed history_bonus_offset: i32 = 100;
+    history_bonus_offset = 100, 0..=400, step 25;
     /// ... up to this.
-    fixed history_bonus_max: i32 = 1500;
+    history_bonus_max = 1500, 500..=4000, step 150;
+    /// The malus of each move tried before it is this much per ply of depth ...
+    history_malus_per_depth = 150, 50..=800, step 30;
+    /// ... less this ...
+    history_malus_offset = 100, 0..=400, step 25;
+    /// ... up to this.
+    history_malus_max = 1500, 500..=4000, step 150;
     /// `lowplyhist`: low-ply history counts this many times in a quiet move's
     /// order, divided by one more than the ply.
     fixed low_ply_history_weight: i32 = 4;

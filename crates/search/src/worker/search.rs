@@ -730,7 +730,8 @@ impl Worker {
             return 0;
         }
         let mut r = c.base_reduction;
-        r += i32::from(!node.pv) + i32::from(node.cut) + i32::from(!node.improving);
+        r +=
+            i32::from(!node.pv) + i32::from(node.cut) * lmr_cut_node() + i32::from(!node.improving);
         r -= i32::from(c.gives_check) + i32::from(picker.is_refutation(c.mv));
         r -= c.history / lmr_history_divisor();
         r -= i32::from(node.correction_size >= lmr_correction_threshold());
