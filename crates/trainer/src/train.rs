@@ -6,6 +6,7 @@ use crate::optim::AdamW;
 use crate::sample::Sample;
 use eval::nnue::SCALE;
 use rand_core::{RngCore, SeedableRng};
+use std::sync::RwLock;
 use std::time::Instant;
 
 /// Training settings.
@@ -130,11 +131,92 @@ pub fn shuffle(samples: &mut [Sample], rng: &mut rand_pcg::Pcg64) {
     }
 }
 
+/// Zeroes `grad`, then adds the gradient of the mean loss over a batch of
+/// `batch_len` samples contributed by `part` (one thread's share); returns the
+/// summed loss of `part`.
+fn part_gradient(
+    layout: Layout,
+    params: &[f32],
+    part: &[Sample],
+    batch_len: usize,
+    lambda: f32,
+    grad: &mut [f32],
+    scratch: &mut Scratch,
+) -> f64 {
+    grad.iter_mut().for_each(|g| *g = 0.0);
+    let scale = 1.0 / batch_len as f32;
+    let mut total = 0f64;
+    for s in part {
+        let out = forward(layout, params, s, scratch);
+        let (l, d_out) = loss(out, s.target(lambda, SCALE as f32));
+        total += f64::from(l);
+        backward(layout, params, scratch, d_out * scale, grad);
+    }
+    total
+}
+
+/// One batch's share for a helper thread: its samples, the batch's size and
+/// the gradient buffer to fill (handed back with the share's loss).
+struct Share<'a> {
+    part: &'a [Sample],
+    batch_len: usize,
+    grad: Vec<f32>,
+}
+
+/// A helper thread that lives through an epoch: it takes shares of batches
+/// over `shares` and answers each with its gradient and loss over `done`.
+/// Threads that sleep between batches, rather than threads spawned for each,
+/// keep the training's share of the CPU beside a low-priority process (a new
+/// thread waits for the running one's time slice; a woken one takes the core).
+struct Helper<'a> {
+    shares: std::sync::mpsc::Sender<Share<'a>>,
+    done: std::sync::mpsc::Receiver<(Vec<f32>, f64)>,
+}
+
+impl<'a> Helper<'a> {
+    fn spawn<'scope>(
+        scope: &'scope std::thread::Scope<'scope, '_>,
+        layout: Layout,
+        params: &'scope RwLock<Vec<f32>>,
+        lambda: f32,
+    ) -> Helper<'a>
+    where
+        'a: 'scope,
+    {
+        let (shares, inbox) = std::sync::mpsc::channel::<Share<'a>>();
+        let (outbox, done) = std::sync::mpsc::channel();
+        scope.spawn(move || {
+            let mut scratch = Scratch::new(layout);
+            for mut share in inbox {
+                let params = params.read().unwrap_or_else(|e| e.into_inner());
+                let total = part_gradient(
+                    layout,
+                    &params,
+                    share.part,
+                    share.batch_len,
+                    lambda,
+                    &mut share.grad,
+                    &mut scratch,
+                );
+                drop(params);
+                if outbox.send((share.grad, total)).is_err() {
+                    break;
+                }
+            }
+        });
+        Helper { shares, done }
+    }
+}
+
 /// Trains on `train` (shuffled in place every epoch), starting from `init` or
 /// fresh weights; calls `on_epoch` after every epoch with its report and the
 /// parameters, and `on_progress` now and then within an epoch with
 /// (epoch, fraction of training done, samples/s, running loss). Returns the
 /// final parameters.
+///
+/// Each batch is split into `threads` equal shares: the calling thread
+/// computes the first and helper threads the others; their gradients are
+/// summed in share order, so the result does not depend on timing.
 pub fn train(
     config: &Config,
     train: &mut [Sample],
@@ -144,72 +226,83 @@ pub fn train(
     mut on_progress: impl FnMut(usize, f64, f64, f64),
 ) -> Vec<f32> {
     let layout = config.layout();
-    let mut params = init.unwrap_or_else(|| initial_params(layout, config.seed));
+    let params = init.unwrap_or_else(|| initial_params(layout, config.seed));
     assert_eq!(params.len(), layout.len(), "initial parameters of another shape");
+    let params = RwLock::new(params);
     let mut adam = AdamW::new(layout.len(), config.weight_decay);
     adam.bucket_weight_decay = config.bucket_weight_decay;
     let threads = config.threads.max(1);
     let mut grads: Vec<Vec<f32>> = vec![vec![0.0; layout.len()]; threads];
+    let mut scratch = Scratch::new(layout);
     let batch_size = config.batch_size.max(1);
     let batches_per_epoch = train.len().div_ceil(batch_size);
     let total_steps = batches_per_epoch * config.epochs;
+    let lambda = config.lambda;
     let mut rng = rand_pcg::Pcg64::seed_from_u64(config.seed ^ 0x5EED);
     let mut step = 0;
     let start = Instant::now();
     let mut samples_done = 0u64;
     for epoch in 1..=config.epochs {
         shuffle(train, &mut rng);
+        let train: &[Sample] = train;
         let epoch_start = Instant::now();
         let mut epoch_loss = 0f64;
         let mut last_progress = Instant::now();
-        for (b, batch) in train.chunks(batch_size).enumerate() {
-            let chunk = batch.len().div_ceil(threads);
-            let lambda = config.lambda;
-            let params_ref = &params;
-            let losses: Vec<f64> = std::thread::scope(|scope| {
-                let handles: Vec<_> = batch
-                    .chunks(chunk)
-                    .zip(grads.iter_mut())
-                    .map(|(part, grad)| {
-                        scope.spawn(move || {
-                            grad.iter_mut().for_each(|g| *g = 0.0);
-                            let mut scratch = Scratch::new(layout);
-                            let mut total = 0f64;
-                            let scale = 1.0 / batch.len() as f32;
-                            for s in part {
-                                let out = forward(layout, params_ref, s, &mut scratch);
-                                let (l, d_out) = loss(out, s.target(lambda, SCALE as f32));
-                                total += f64::from(l);
-                                backward(layout, params_ref, &scratch, d_out * scale, grad);
-                            }
-                            total
-                        })
-                    })
-                    .collect();
-                handles.into_iter().map(|h| h.join().unwrap_or(f64::NAN)).collect()
-            });
-            let parts = batch.len().div_ceil(chunk);
-            let (first, rest) = grads.split_at_mut(1);
-            for other in &rest[..parts - 1] {
-                first[0].iter_mut().zip(other).for_each(|(a, b)| *a += b);
-            }
-            let lr = learning_rate(config, step, total_steps);
-            adam.step(layout, &mut params, &first[0], lr);
-            step += 1;
-            epoch_loss += losses.iter().sum::<f64>();
-            samples_done += batch.len() as u64;
-            if last_progress.elapsed().as_secs_f64() >= 10.0 {
-                last_progress = Instant::now();
-                let rate = samples_done as f64 / start.elapsed().as_secs_f64();
-                let seen = ((b + 1) * batch_size).min(train.len());
-                on_progress(
-                    epoch,
-                    step as f64 / total_steps as f64,
-                    rate,
-                    epoch_loss / seen as f64,
+        std::thread::scope(|scope| {
+            let helpers: Vec<Helper> =
+                (1..threads).map(|_| Helper::spawn(scope, layout, &params, lambda)).collect();
+            for (b, batch) in train.chunks(batch_size).enumerate() {
+                let chunk = batch.len().div_ceil(threads);
+                let parts: Vec<&[Sample]> = batch.chunks(chunk).collect();
+                for (helper, (part, grad)) in
+                    helpers.iter().zip(parts.iter().zip(grads.iter_mut()).skip(1))
+                {
+                    let share = Share { part, batch_len: batch.len(), grad: std::mem::take(grad) };
+                    helper.shares.send(share).expect("a training helper stopped");
+                }
+                let mut losses = vec![0f64; parts.len()];
+                losses[0] = part_gradient(
+                    layout,
+                    &params.read().unwrap_or_else(|e| e.into_inner()),
+                    parts[0],
+                    batch.len(),
+                    lambda,
+                    &mut grads[0],
+                    &mut scratch,
                 );
+                for (i, helper) in helpers.iter().enumerate().take(parts.len() - 1) {
+                    let (grad, total) = helper.done.recv().expect("a training helper stopped");
+                    grads[i + 1] = grad;
+                    losses[i + 1] = total;
+                }
+                let (first, rest) = grads.split_at_mut(1);
+                for other in &rest[..parts.len() - 1] {
+                    first[0].iter_mut().zip(other).for_each(|(a, b)| *a += b);
+                }
+                let lr = learning_rate(config, step, total_steps);
+                adam.step(
+                    layout,
+                    &mut params.write().unwrap_or_else(|e| e.into_inner()),
+                    &first[0],
+                    lr,
+                );
+                step += 1;
+                epoch_loss += losses.iter().sum::<f64>();
+                samples_done += batch.len() as u64;
+                if last_progress.elapsed().as_secs_f64() >= 10.0 {
+                    last_progress = Instant::now();
+                    let rate = samples_done as f64 / start.elapsed().as_secs_f64();
+                    let seen = ((b + 1) * batch_size).min(train.len());
+                    on_progress(
+                        epoch,
+                        step as f64 / total_steps as f64,
+                        rate,
+                        epoch_loss / seen as f64,
+                    );
+                }
             }
-        }
+        });
+        let params = params.read().unwrap_or_else(|e| e.into_inner());
         let report = EpochReport {
             epoch,
             train_loss: epoch_loss / train.len().max(1) as f64,
@@ -219,7 +312,7 @@ pub fn train(
         };
         on_epoch(&report, &params);
     }
-    params
+    params.into_inner().unwrap_or_else(|e| e.into_inner())
 }
 
 #[cfg(test)]
@@ -255,6 +348,30 @@ mod tests {
         let last = &reports[reports.len() - 1];
         assert!(last.train_loss < first.train_loss * 0.7, "{first:?} -> {last:?}");
         assert!(last.validation_loss < before * 0.5, "validation {before} -> {last:?}");
+    }
+
+    #[test]
+    fn a_batch_split_over_threads_learns_what_one_thread_learns() {
+        let data = synthetic(6000);
+        let trained = |threads: usize| {
+            let config = Config {
+                hidden: 8,
+                epochs: 2,
+                batch_size: 500,
+                lr: 0.01,
+                threads,
+                ..Config::default()
+            };
+            train(&config, &mut data.clone(), &[], None, |_, _| {}, |_, _, _, _| {})
+        };
+        let one = trained(1);
+        for threads in [2, 3, 7] {
+            let split = trained(threads);
+            let worst = one.iter().zip(&split).map(|(a, b)| (a - b).abs()).fold(0f32, f32::max);
+            // Only the order of a few float additions differs.
+            assert!(worst < 1e-4, "{threads} threads: a parameter differs by {worst}");
+            assert_eq!(split, trained(threads), "{threads} threads: not reproducible");
+        }
     }
 
     #[test]
