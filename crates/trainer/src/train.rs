@@ -174,15 +174,12 @@ struct Helper<'a> {
 }
 
 impl<'a> Helper<'a> {
-    fn spawn<'scope>(
-        scope: &'scope std::thread::Scope<'scope, '_>,
+    fn spawn(
+        scope: &'a std::thread::Scope<'a, '_>,
         layout: Layout,
-        params: &'scope RwLock<Vec<f32>>,
+        params: &'a RwLock<Vec<f32>>,
         lambda: f32,
-    ) -> Helper<'a>
-    where
-        'a: 'scope,
-    {
+    ) -> Helper<'a> {
         let (shares, inbox) = std::sync::mpsc::channel::<Share<'a>>();
         let (outbox, done) = std::sync::mpsc::channel();
         scope.spawn(move || {
