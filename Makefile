@@ -12,7 +12,8 @@
 #   make FEATURES=tune        # cargo features (the tune build: docs/search.md, Tuning)
 #   make install PREFIX=~/.local   # builds for this machine, installs PREFIX/bin/tessera
 #   make release              # dist/: the portable, avx2 and avx512 binaries, named with the
-#                             # version, and their SHA256SUMS (DIST= for another folder)
+#                             # version, and their SHA256SUMS (DIST= for another folder;
+#                             # -j3 builds the three side by side)
 #   make check-builds         # builds the release and native; each must give the same bench
 #
 # OpenBench builds Rust engines with this cargo command. The CPU goes to every
@@ -40,12 +41,16 @@ VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
 # The release binaries: name suffix and -C target-cpu, one pair each.
 RELEASES := portable:x86-64-v2 avx2:x86-64-v3 avx512:x86-64-v4
 RELEASE_NAME = tessera-$(VERSION)-$(shell uname -s | tr A-Z a-z)-$(1)
+# One target per release binary (release-portable, ...), so that `make -j3
+# release` builds them side by side, each in its own target directory.
+RELEASE_SUFFIXES := $(foreach r,$(RELEASES),$(word 1,$(subst :, ,$(r))))
+release_arch = $(word 2,$(subst :, ,$(filter $(1):%,$(RELEASES))))
 
 ifneq ($(strip $(EVALFILE)),)
     export TESSERA_EVALFILE := $(abspath $(EVALFILE))
 endif
 
-.PHONY: default portable avx2 native install release check-builds test bench clean
+.PHONY: default portable avx2 native install release $(addprefix release-,$(RELEASE_SUFFIXES)) check-builds test bench clean
 
 default:
 	RUSTFLAGS="-C target-cpu=$(ARCH) $(RUSTFLAGS_EXTRA)" cargo rustc --release --bin tessera $(if $(strip $(FEATURES)),--features $(FEATURES)) \
@@ -65,11 +70,12 @@ install:
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 target/tessera-install $(DESTDIR)$(PREFIX)/bin/tessera
 
-release:
+release: $(addprefix release-,$(RELEASE_SUFFIXES))
+	cd $(DIST) && sha256sum $(foreach s,$(RELEASE_SUFFIXES),$(call RELEASE_NAME,$(s))) >SHA256SUMS
+
+$(addprefix release-,$(RELEASE_SUFFIXES)): release-%:
 	mkdir -p $(DIST)
-	$(foreach r,$(RELEASES),$(MAKE) --no-print-directory default ARCH=$(word 2,$(subst :, ,$(r))) \
-	    EXE=$(abspath $(DIST))/$(call RELEASE_NAME,$(word 1,$(subst :, ,$(r)))) &&) true
-	cd $(DIST) && sha256sum $(foreach r,$(RELEASES),$(call RELEASE_NAME,$(word 1,$(subst :, ,$(r))))) >SHA256SUMS
+	$(MAKE) --no-print-directory default ARCH=$(call release_arch,$*) EXE=$(abspath $(DIST))/$(call RELEASE_NAME,$*)
 
 check-builds:
 	scripts/check_builds.sh
