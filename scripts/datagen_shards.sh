@@ -10,7 +10,8 @@
 # Environment: BIN (the engine, default target/release/tessera; it is copied
 # first so a rebuild cannot change it mid-run), COMMIT (the commit BIN was
 # built from, default HEAD, which must then have no uncommitted changes),
-# GAMES per shard (6000), NODES soft limit per move (5000), THREADS (2).
+# GAMES per shard (600: about 75 K positions, under an hour on two cores, so
+# that stopping a run loses little), NODES soft limit per move (5000), THREADS (2).
 # Run it at low priority: `nice -n 19 scripts/datagen_shards.sh 1 1000 &`.
 # `nice` alone is not enough where the kernel groups processes by session
 # (sched_autogroup): a datagen started with `setsid` or from another terminal
@@ -25,7 +26,7 @@ fi
 gen=${1:?generation}
 first_seed=${2:?first seed}
 shards=${3:-1000000}
-games=${GAMES:-6000}
+games=${GAMES:-600}
 nodes=${NODES:-5000}
 threads=${THREADS:-2}
 if [ -z "${COMMIT:-}" ]; then
