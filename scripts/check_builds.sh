@@ -14,8 +14,7 @@ dist="$out/dist"
 rm -rf "$dist"
 mkdir -p "$out"
 # All four builds at once: each ends in a fat-LTO step on one core, so side by
-# side they keep every core busy (on two cores this script took 173 s instead
-# of 226 s with the builds one after another).
+# side they keep every core busy (docs/results/reliability.md has the figures).
 make --no-print-directory -s native EXE="$out/tessera-native" >"$out/native.log" 2>&1 &
 native=$!
 make --no-print-directory -s -j3 release DIST="$dist" >"$out/release.log" 2>&1 \
