@@ -12,6 +12,7 @@
 //!   format `eval::nnue::network` declares;
 //! - [`quantise`]: the float net as such a file (at the engine's size, the
 //!   engine's integer [`eval::nnue::Network`]);
+//! - [`resume`]: a run's state after an epoch as a file, to continue it later;
 //! - [`pgn`]: games of Tessera against Tessera from a match's PGN, as training games.
 //!
 //! See `docs/nnue.md`.
@@ -24,6 +25,7 @@ pub mod netfile;
 pub mod optim;
 pub mod pgn;
 pub mod quantise;
+pub mod resume;
 pub mod sample;
 pub mod train;
 

@@ -18,13 +18,14 @@ use std::process::ExitCode;
 use std::time::Instant;
 use trainer::data::{self, Filter, FilterStats};
 use trainer::net::Layout;
-use trainer::train::{Config, train};
+use trainer::resume::{self, Snapshot};
+use trainer::train::{Config, Start, train};
 
 const USAGE: &str = "\
 usage: tessera-train train [--out DIR] [--hidden H] [--output-buckets B] [--factoriser true|false] [--epochs E]
                            [--batch B] [--lr LR] [--final-lr F] [--wd W] [--bucket-wd W] [--lambda L] [--threads T] [--seed S]
                            [--validation-every N] [--min-ply P] [--max-score S] [--init FILE]
-                           [--mirror true|false] DATA...
+                           [--mirror true|false] [--resume true|false] DATA...
        tessera-train quantise --params FILE --out FILE.nnue [--validation-every N] [--min-ply P]
                               [--max-score S] [--threads T] DATA...
        tessera-train stats [--min-ply P] [--max-score S] DATA...
@@ -125,6 +126,7 @@ fn run_train(args: &[String]) -> Result<(), String> {
         "max-score",
         "init",
         "mirror",
+        "resume",
     ];
     let (flags, paths) = parse(args, &known)?;
     let d = Config::default();
@@ -164,7 +166,12 @@ fn run_train(args: &[String]) -> Result<(), String> {
         },
         None => None,
     };
+    let resume = get(&flags, "resume", false)?;
+    if resume && init.is_some() {
+        return Err("--resume continues a run where it stopped: not with --init".into());
+    }
     std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let state_path = out.join("resume.state");
 
     let files = data::data_files(&paths)?;
     if files.is_empty() {
@@ -184,23 +191,56 @@ fn run_train(args: &[String]) -> Result<(), String> {
         loaded.train.len(),
         loaded.validation.len()
     );
+    // What a resumed run must match: the settings (threads included: they
+    // set the order of the gradient's float sums) and the samples themselves.
+    let identity = format!(
+        "{config:?} mirror {mirror} validation-every {validation_every} {filter:?} \
+         train {} {:016x} validation {} {:016x}",
+        loaded.train.len(),
+        trainer::sample::digest(&loaded.train),
+        loaded.validation.len(),
+        trainer::sample::digest(&loaded.validation),
+    );
+    let start = match (init, resume && state_path.exists()) {
+        (Some(params), _) => Start::Weights(params),
+        (None, false) => {
+            if resume {
+                eprintln!("--resume: no {} yet, so the run begins", state_path.display());
+            }
+            Start::Fresh
+        }
+        (None, true) => {
+            let optimiser = trainer::train::optimiser(&config, layout.len());
+            let (found, snapshot) = resume::read(&state_path, &optimiser)?;
+            if found != identity {
+                return Err(format!(
+                    "{}: a run of other settings or data:\n  {found}\nnot\n  {identity}",
+                    state_path.display()
+                ));
+            }
+            eprintln!("--resume: {} of {} epochs done", snapshot.epochs_done, config.epochs);
+            Start::Resume(snapshot)
+        }
+    };
+    let epochs_before = match &start {
+        Start::Resume(s) => s.epochs_done,
+        _ => 0,
+    };
     let log_path = out.join("loss.csv");
-    let mut log =
-        std::fs::File::create(&log_path).map_err(|e| format!("{}: {e}", log_path.display()))?;
-    writeln!(log, "epoch,train_loss,validation_loss,lr,samples_per_second")
-        .map_err(|e| e.to_string())?;
+    let mut log = open_loss_log(&log_path, epochs_before)?;
     let mut error = None;
     let train_start = Instant::now();
     let validation = loaded.validation.clone();
     let epochs = config.epochs;
+    let share_before = epochs_before as f64 / epochs.max(1) as f64;
     train(
         &config,
         &mut loaded.train,
         &loaded.validation,
-        init,
-        |r, params| {
+        start,
+        |r, snapshot: &Snapshot| {
             let elapsed = train_start.elapsed().as_secs_f64();
-            let eta = elapsed / r.epoch as f64 * (epochs - r.epoch) as f64;
+            let eta = elapsed / (r.epoch - epochs_before) as f64 * (epochs - r.epoch) as f64;
             eprintln!(
                 "epoch {}/{epochs}  train {:.6}  validation {:.6}  lr {:.2e}  {:.0} samples/s  elapsed {:.0} s  ETA {:.0} s",
                 r.epoch, r.train_loss, r.validation_loss, r.lr, r.samples_per_second, elapsed, eta
@@ -212,13 +252,16 @@ fn run_train(args: &[String]) -> Result<(), String> {
             if let Err(e) = writeln!(log, "{line}").and_then(|()| log.flush()) {
                 error = Some(format!("{}: {e}", log_path.display()));
             }
-            if let Err(e) = write_checkpoint(&out, r.epoch, layout, params, &validation) {
+            let params = &snapshot.params;
+            if let Err(e) = write_checkpoint(&out, r.epoch, layout, params, &validation)
+                .and_then(|()| resume::write(&state_path, &identity, snapshot))
+            {
                 error = Some(e);
             }
         },
         |epoch, done, rate, running| {
             let elapsed = train_start.elapsed().as_secs_f64();
-            let eta = elapsed / done.max(1e-9) * (1.0 - done);
+            let eta = elapsed / (done - share_before).max(1e-9) * (1.0 - done);
             eprintln!(
                 "  epoch {epoch}  {:.1}% of training  {rate:.0} samples/s  loss {running:.6}  ETA {eta:.0} s",
                 done * 100.0
@@ -226,6 +269,32 @@ fn run_train(args: &[String]) -> Result<(), String> {
         },
     );
     error.map_or(Ok(()), Err)
+}
+
+/// The loss log of a run, `epoch,train_loss,…` a line per epoch: a new one,
+/// or when `epochs_before` epochs were done already, theirs kept and any later
+/// line (an epoch whose state was never written) dropped.
+fn open_loss_log(path: &Path, epochs_before: usize) -> Result<std::fs::File, String> {
+    let failed = |e: std::io::Error| format!("{}: {e}", path.display());
+    let header = "epoch,train_loss,validation_loss,lr,samples_per_second";
+    let kept: Vec<String> = if epochs_before == 0 {
+        Vec::new()
+    } else {
+        std::fs::read_to_string(path)
+            .unwrap_or_default()
+            .lines()
+            .filter(|line| {
+                let epoch = line.split(',').next().and_then(|e| e.parse::<usize>().ok());
+                epoch.is_some_and(|e| e <= epochs_before)
+            })
+            .map(str::to_string)
+            .collect()
+    };
+    let mut log = std::fs::File::create(path).map_err(failed)?;
+    for line in std::iter::once(header).chain(kept.iter().map(String::as_str)) {
+        writeln!(log, "{line}").map_err(failed)?;
+    }
+    Ok(log)
 }
 
 /// Writes the float parameters (`epoch-N.params`) and the quantised net

@@ -5,6 +5,7 @@ use crate::net::Layout;
 use eval::nnue::layout::WEIGHT_CLIP;
 
 /// Optimiser state and settings.
+#[derive(Clone, Debug, PartialEq)]
 pub struct AdamW {
     m: Vec<f32>,
     v: Vec<f32>,
@@ -33,6 +34,26 @@ impl AdamW {
             weight_decay,
             bucket_weight_decay: weight_decay,
         }
+    }
+
+    /// The steps taken so far.
+    pub fn steps(&self) -> u32 {
+        self.step
+    }
+
+    /// The first and second moments, one of each per parameter.
+    pub fn moments(&self) -> (&[f32], &[f32]) {
+        (&self.m, &self.v)
+    }
+
+    /// Sets the state to `m` and `v` after `steps` steps (as [`AdamW::moments`]
+    /// and [`AdamW::steps`] read it); refused when the two lengths differ.
+    pub fn restore(&mut self, m: Vec<f32>, v: Vec<f32>, steps: u32) -> Result<(), String> {
+        if m.len() != v.len() {
+            return Err(format!("moments of {} and {} parameters", m.len(), v.len()));
+        }
+        (self.m, self.v, self.step) = (m, v, steps);
+        Ok(())
     }
 
     /// One step with learning rate `lr` along `grad`; biases are not decayed,

@@ -105,7 +105,7 @@ pub fn float_eval(layout: Layout, params: &[f32], sample: &Sample) -> f32 {
 mod tests {
     use super::*;
     use crate::testing::synthetic;
-    use crate::train::{Config, train};
+    use crate::train::{Config, Start, train};
     use eval::nnue::{Accumulator, HIDDEN, Network};
 
     #[test]
@@ -123,7 +123,7 @@ mod tests {
             ..Config::default()
         };
         let layout = config.layout();
-        let params = train(&config, &mut data, &[], None, |_, _| {}, |_, _, _, _| {});
+        let params = train(&config, &mut data, &[], Start::Fresh, |_, _| {}, |_, _, _, _| {});
         let file = quantise_corrected(layout, &params, &data);
         let net = Network::from_bytes_boxed(&file.to_bytes()).expect("the engine's size");
         let (mut worst, mut total, mut spread) = (0f32, 0f32, 0f32);
@@ -161,7 +161,7 @@ mod tests {
             ..Config::default()
         };
         let layout = config.layout();
-        let params = train(&config, &mut data, &[], None, |_, _| {}, |_, _, _, _| {});
+        let params = train(&config, &mut data, &[], Start::Fresh, |_, _| {}, |_, _, _, _| {});
         let file = quantise_corrected(layout, &params, &data);
         assert_eq!(file.hidden, layout.hidden);
         assert!(Network::from_bytes_boxed(&file.to_bytes()).is_err(), "not this engine's size");
@@ -186,7 +186,7 @@ mod tests {
             ..Config::default()
         };
         let layout = config.layout();
-        let params = train(&config, &mut data, &[], None, |_, _| {}, |_, _, _, _| {});
+        let params = train(&config, &mut data, &[], Start::Fresh, |_, _| {}, |_, _, _, _| {});
         let file = quantise_corrected(layout, &params, &data);
         assert_eq!((file.output_buckets, file.output_bias.len()), (8, 8));
         let mut reached = std::collections::BTreeSet::new();

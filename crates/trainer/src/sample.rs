@@ -170,9 +170,42 @@ impl Sample {
     }
 }
 
+/// A 64-bit digest of `samples` in their order (not cryptographic): whether
+/// two runs read the same samples, so an interrupted run is continued only on
+/// the data it began with.
+pub fn digest(samples: &[Sample]) -> u64 {
+    samples.iter().fold(0xcbf2_9ce4_8422_2325, |hash, s| {
+        let [a, b] = [&s.pieces[..8], &s.pieces[8..]]
+            .map(|half| u64::from_le_bytes(half.try_into().expect("eight bytes")));
+        let labels =
+            u64::from(s.score as u16) | u64::from(s.result) << 16 | u64::from(s.side_to_move) << 24;
+        [s.occupancy, a, b, labels]
+            .into_iter()
+            .fold(hash, |h, word| (h ^ word).wrapping_mul(0x0000_0100_0000_01b3).rotate_left(29))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_digest_sees_every_field_and_the_order() {
+        let samples = crate::testing::synthetic(4);
+        let whole = digest(&samples);
+        assert_eq!(digest(&samples), whole);
+        let mut swapped = samples.clone();
+        swapped.swap(0, 1);
+        assert_ne!(digest(&swapped), whole);
+        let mut rescored = samples.clone();
+        rescored[3].score += 1;
+        assert_ne!(digest(&rescored), whole);
+        let mut result = samples.clone();
+        result[2].result = (result[2].result + 1) % 3;
+        assert_ne!(digest(&result), whole);
+        assert_ne!(digest(&[samples[0].mirrored()]), digest(&samples[..1]));
+        assert_ne!(digest(&samples[..3]), whole);
+    }
 
     #[test]
     fn features_are_those_of_the_board() {

@@ -3,6 +3,7 @@
 
 use crate::net::{Layout, Scratch, backward, forward, initial_params, loss};
 use crate::optim::AdamW;
+use crate::resume::Snapshot;
 use crate::sample::Sample;
 use eval::nnue::SCALE;
 use rand_core::{RngCore, SeedableRng};
@@ -205,11 +206,30 @@ impl<'a> Helper<'a> {
     }
 }
 
-/// Trains on `train` (shuffled in place every epoch), starting from `init` or
-/// fresh weights; calls `on_epoch` after every epoch with its report and the
-/// parameters, and `on_progress` now and then within an epoch with
-/// (epoch, fraction of training done, samples/s, running loss). Returns the
-/// final parameters.
+/// Where a training run begins.
+#[derive(Clone, Debug)]
+pub enum Start {
+    /// Fresh weights from the seed.
+    Fresh,
+    /// The given weights, with a fresh optimiser and the whole schedule ahead.
+    Weights(Vec<f32>),
+    /// Where an earlier run of the same settings on the same samples stood
+    /// after its last finished epoch: the run goes on from there and ends
+    /// with the parameters an uninterrupted run would have.
+    Resume(Snapshot),
+}
+
+/// The optimiser `config` asks for, for `len` parameters.
+pub fn optimiser(config: &Config, len: usize) -> AdamW {
+    let mut adam = AdamW::new(len, config.weight_decay);
+    adam.bucket_weight_decay = config.bucket_weight_decay;
+    adam
+}
+
+/// Trains on `train` (shuffled in place every epoch) from `start`; calls
+/// `on_epoch` after every epoch with its report and where the run stands,
+/// and `on_progress` now and then within an epoch with (epoch, fraction of
+/// training done, samples/s, running loss). Returns the final parameters.
 ///
 /// Each batch is split into `threads` equal shares: the calling thread
 /// computes the first and helper threads the others; their gradients are
@@ -218,16 +238,19 @@ pub fn train(
     config: &Config,
     train: &mut [Sample],
     validation: &[Sample],
-    init: Option<Vec<f32>>,
-    mut on_epoch: impl FnMut(&EpochReport, &[f32]),
+    start: Start,
+    mut on_epoch: impl FnMut(&EpochReport, &Snapshot),
     mut on_progress: impl FnMut(usize, f64, f64, f64),
 ) -> Vec<f32> {
     let layout = config.layout();
-    let params = init.unwrap_or_else(|| initial_params(layout, config.seed));
+    let (params, mut adam, epochs_done) = match start {
+        Start::Fresh => (initial_params(layout, config.seed), optimiser(config, layout.len()), 0),
+        Start::Weights(params) => (params, optimiser(config, layout.len()), 0),
+        Start::Resume(s) => (s.params, s.optimiser, s.epochs_done.min(config.epochs)),
+    };
     assert_eq!(params.len(), layout.len(), "initial parameters of another shape");
+    assert_eq!(adam.moments().0.len(), layout.len(), "an optimiser of another shape");
     let params = RwLock::new(params);
-    let mut adam = AdamW::new(layout.len(), config.weight_decay);
-    adam.bucket_weight_decay = config.bucket_weight_decay;
     let threads = config.threads.max(1);
     let mut grads: Vec<Vec<f32>> = vec![vec![0.0; layout.len()]; threads];
     let mut scratch = Scratch::new(layout);
@@ -236,10 +259,15 @@ pub fn train(
     let total_steps = batches_per_epoch * config.epochs;
     let lambda = config.lambda;
     let mut rng = rand_pcg::Pcg64::seed_from_u64(config.seed ^ 0x5EED);
-    let mut step = 0;
+    // The finished epochs' shuffles again: each epoch shuffles the order the
+    // one before left, so this puts the samples where the interrupted run had them.
+    for _ in 0..epochs_done {
+        shuffle(train, &mut rng);
+    }
+    let mut step = batches_per_epoch * epochs_done;
     let start = Instant::now();
     let mut samples_done = 0u64;
-    for epoch in 1..=config.epochs {
+    for epoch in epochs_done + 1..=config.epochs {
         shuffle(train, &mut rng);
         let train: &[Sample] = train;
         let epoch_start = Instant::now();
@@ -307,7 +335,9 @@ pub fn train(
             lr: learning_rate(config, step, total_steps),
             samples_per_second: train.len() as f64 / epoch_start.elapsed().as_secs_f64(),
         };
-        on_epoch(&report, &params);
+        let snapshot =
+            Snapshot { epochs_done: epoch, params: params.clone(), optimiser: adam.clone() };
+        on_epoch(&report, &snapshot);
     }
     params.into_inner().unwrap_or_else(|e| e.into_inner())
 }
@@ -337,7 +367,7 @@ mod tests {
             &config,
             &mut data,
             &validation,
-            None,
+            Start::Fresh,
             |r, _| reports.push(r.clone()),
             |_, _, _, _| {},
         );
@@ -359,7 +389,7 @@ mod tests {
                 threads,
                 ..Config::default()
             };
-            train(&config, &mut data.clone(), &[], None, |_, _| {}, |_, _, _, _| {})
+            train(&config, &mut data.clone(), &[], Start::Fresh, |_, _| {}, |_, _, _, _| {})
         };
         let one = trained(1);
         for threads in [2, 3, 7] {
@@ -369,6 +399,54 @@ mod tests {
             assert!(worst < 1e-4, "{threads} threads: a parameter differs by {worst}");
             assert_eq!(split, trained(threads), "{threads} threads: not reproducible");
         }
+    }
+
+    #[test]
+    fn a_resumed_run_ends_with_the_bytes_of_an_uninterrupted_one() {
+        let data = synthetic(3000);
+        let config = Config {
+            hidden: 8,
+            output_buckets: 8,
+            epochs: 3,
+            batch_size: 256,
+            lr: 0.01,
+            threads: 2,
+            ..Config::default()
+        };
+        let mut snapshots = Vec::new();
+        let whole = train(
+            &config,
+            &mut data.clone(),
+            &[],
+            Start::Fresh,
+            |_, s| snapshots.push(s.clone()),
+            |_, _, _, _| {},
+        );
+        assert_eq!(snapshots.len(), 3);
+        assert_eq!(snapshots[2].params, whole);
+        for after in [1, 2] {
+            let mut reports = Vec::new();
+            let resumed = train(
+                &config,
+                &mut data.clone(),
+                &[],
+                Start::Resume(snapshots[after - 1].clone()),
+                |r, _| reports.push(r.epoch),
+                |_, _, _, _| {},
+            );
+            assert_eq!(reports, (after + 1..=3).collect::<Vec<_>>());
+            assert!(resumed == whole, "resumed after epoch {after}: other parameters");
+        }
+        // Resuming from the finished run trains nothing more.
+        let done = train(
+            &config,
+            &mut data.clone(),
+            &[],
+            Start::Resume(snapshots[2].clone()),
+            |_, _| panic!("an epoch past the last"),
+            |_, _, _, _| {},
+        );
+        assert_eq!(done, whole);
     }
 
     #[test]
