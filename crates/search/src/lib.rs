@@ -9,6 +9,8 @@
 //! The crate never prints: reports go through a [`Reporter`].
 
 #![warn(missing_docs)]
+// `params::tunables!` sorts its entries one per step of recursion: more than 128.
+#![recursion_limit = "256"]
 
 mod choice;
 mod cluster;

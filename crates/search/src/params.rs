@@ -348,6 +348,9 @@ tunables! {
     /// ... and one reduced at all, at least two plies deep, a ply shallower
     /// when the two sides' evals before and after the move sum to more than this.
     hindsight_shallower_margin = 80, 20..=200, step 10;
+    /// Late move reductions are summed in this many parts of a ply, and the
+    /// sum is cut to whole plies at the end.
+    fixed lmr_unit: i32 = 1024;
     /// The LMR table's constant term, in hundredths of a ply.
     lmr_base = 63 was 50, 0..=150, step 10;
     /// The LMR table's divisor of `ln(depth) × ln(move number)`, in hundredths.
@@ -356,8 +359,24 @@ tunables! {
     lmr_history_divisor = 7993 was 8192, 2048..=16384, step 512;
     /// A capture's reduction, after the adjustments, is divided by this.
     fixed lmr_noisy_divisor: i32 = 2;
-    /// A move at an expected cut node is reduced this many plies more.
-    lmr_cut_node = 1, 0..=3, step 1;
+    /// A move at a node off the principal variation is reduced this much more (in `lmr_unit`s).
+    lmr_not_pv = 1024, 0..=2048, step 128;
+    /// A move at an expected cut node is reduced this much more (in `lmr_unit`s).
+    lmr_cut_node = 1024, 0..=3072, step 128;
+    /// A move at a node that is not improving is reduced this much more (in `lmr_unit`s).
+    lmr_not_improving = 1024, 0..=2048, step 128;
+    /// A move that gives check is reduced this much less (in `lmr_unit`s).
+    lmr_gives_check = 1024, 0..=2048, step 128;
+    /// A killer or the counter move is reduced this much less (in `lmr_unit`s).
+    lmr_refutation = 1024, 0..=2048, step 128;
+    /// `corrterms`: a move at a node with a large correction is reduced this much less (in `lmr_unit`s).
+    lmr_correction = 1024, 0..=2048, step 128;
+    /// `ttpv`: a move at a node that is or was on a principal variation is reduced this much less (in `lmr_unit`s).
+    lmr_tt_pv = 1024, 0..=2048, step 128;
+    /// `cutoffcnt`: a move whose siblings keep failing high is reduced this much more (in `lmr_unit`s).
+    lmr_cutoffs = 1024, 0..=2048, step 128;
+    /// `ttcapture`: a quiet move where the hash move is noisy is reduced this much more (in `lmr_unit`s).
+    lmr_tt_capture = 1024, 0..=2048, step 128;
 
     // Move ordering (`picker.rs`).
     /// Noisy moves are ordered by MVV-LVA: the victim's SEE value times this, less the attacker's rank.
@@ -553,8 +572,8 @@ pub const fn extension_ply_limit(root_depth: i32) -> i32 {
 const LMR_TABLE: usize = 64;
 
 /// The late move reduction of the `moves`-th move at `depth` (each counted as
-/// at most 63), before the adjustments of Step 11:
-/// `lmr_base + ln(depth) ln(moves) / lmr_divisor`.
+/// at most 63), before the adjustments of Step 11, in `lmr_unit`s:
+/// `lmr_unit × (lmr_base + ln(depth) ln(moves) / lmr_divisor)`.
 #[cfg(not(feature = "tune"))]
 #[inline(always)]
 pub fn lmr_reduction(depth: usize, moves: usize) -> i32 {
@@ -621,16 +640,17 @@ const fn ln(x: f64) -> f64 {
     k + 2.0 * sum
 }
 
-/// The LMR table for coefficients `base` and `divisor` (hundredths).
+/// The LMR table (in `lmr_unit`s) for coefficients `base` and `divisor` (hundredths).
 const fn lmr_table(base: i32, divisor: i32) -> [[i32; LMR_TABLE]; LMR_TABLE] {
     let base = base as f64 / 100.0;
     let divisor = divisor as f64 / 100.0;
+    let unit = lmr_unit() as f64;
     let mut t = [[0; LMR_TABLE]; LMR_TABLE];
     let mut d = 1;
     while d < LMR_TABLE {
         let mut m = 1;
         while m < LMR_TABLE {
-            t[d][m] = (base + ln(d as f64) * ln(m as f64) / divisor) as i32;
+            t[d][m] = (unit * (base + ln(d as f64) * ln(m as f64) / divisor)) as i32;
             m += 1;
         }
         d += 1;
@@ -721,7 +741,7 @@ mod tests {
             for m in 1..64 {
                 let base = f64::from(defaults::lmr_base) / 100.0;
                 let divisor = f64::from(defaults::lmr_divisor) / 100.0;
-                let want = (base + (d as f64).ln() * (m as f64).ln() / divisor) as i32;
+                let want = (1024.0 * (base + (d as f64).ln() * (m as f64).ln() / divisor)) as i32;
                 assert_eq!(lmr_reduction(d, m), want, "{d} {m}");
             }
         }

@@ -86,7 +86,7 @@ struct Candidate {
     /// Its history score: capture history for a noisy move, else butterfly and
     /// continuation history.
     history: i32,
-    /// Its late move reduction before the adjustments of Step 11.
+    /// Its late move reduction before the adjustments of Step 11, in `lmr_unit`s.
     base_reduction: i32,
 }
 
@@ -626,7 +626,7 @@ impl Worker {
     ) -> bool {
         let board = self.board();
         let depth = node.depth;
-        let lmr_depth = (depth - 1 - c.base_reduction).max(0);
+        let lmr_depth = (depth - 1 - c.base_reduction / lmr_unit()).max(0);
         if c.noisy || c.gives_check {
             // Captures whose victim cannot lift the eval to alpha.
             if ctx.features.capture_futility
@@ -729,21 +729,27 @@ impl Worker {
         {
             return 0;
         }
+        // Summed in `lmr_unit`s, so that each term may weigh a fraction of a ply.
+        let term = |on: bool, weight: i32| if on { weight } else { 0 };
         let mut r = c.base_reduction;
-        r +=
-            i32::from(!node.pv) + i32::from(node.cut) * lmr_cut_node() + i32::from(!node.improving);
-        r -= i32::from(c.gives_check) + i32::from(picker.is_refutation(c.mv));
-        r -= c.history / lmr_history_divisor();
-        r -= i32::from(node.correction_size >= lmr_correction_threshold());
-        r -= i32::from(node.tt_pv);
+        r += term(!node.pv, lmr_not_pv())
+            + term(node.cut, lmr_cut_node())
+            + term(!node.improving, lmr_not_improving());
+        r -= term(c.gives_check, lmr_gives_check())
+            + term(picker.is_refutation(c.mv), lmr_refutation());
+        // Whole plies of history: in proportion it played no better (docs/experiments/lmr-continuous-history.patch).
+        r -= c.history / lmr_history_divisor() * lmr_unit();
+        r -= term(node.correction_size >= lmr_correction_threshold(), lmr_correction());
+        r -= term(node.tt_pv, lmr_tt_pv());
         if ctx.features.cutoff_count {
-            r += i32::from(i32::from(self.frames[node.ply + 1].cutoffs) > lmr_cutoff_count());
+            let cutoffs = i32::from(self.frames[node.ply + 1].cutoffs);
+            r += term(cutoffs > lmr_cutoff_count(), lmr_cutoffs());
         }
-        r += i32::from(node.tt_capture && !c.noisy);
+        r += term(node.tt_capture && !c.noisy, lmr_tt_capture());
         if c.noisy {
             r /= lmr_noisy_divisor();
         }
-        r.clamp(0, new_depth - 1)
+        (r / lmr_unit()).clamp(0, new_depth - 1)
     }
 
     /// Step 11. The depth of the null-window re-search of a reduced move that
