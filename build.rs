@@ -163,7 +163,12 @@ fn main() {
     }
     let object = out.join("cpu_check.o");
     let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    // rustc writes its intermediate object into its working directory before
+    // moving it to `object`: run it in OUT_DIR, which is this build's own, so
+    // builds side by side (`make -j3 release` beside `make native`) cannot take
+    // each other's file.
     let result = std::process::Command::new(rustc)
+        .current_dir(&out)
         .env("OUT_DIR", &out)
         .args(["--edition", "2024", "--crate-type", "lib", "--crate-name", "tessera_cpu_check"])
         .args(["--target", &env("TARGET"), "--cfg", "tessera_cpu_check"])
