@@ -51,4 +51,5 @@ pub use perft::{divide, perft};
 pub use position::Position;
 pub use san::SanError;
 pub use see::{SEE_VALUES, see_value};
+pub use threats::LesserAttacks;
 pub use types::{ByColor, ByPiece, Color, ColoredPiece, File, Piece, Rank, Square};

@@ -33,39 +33,47 @@ impl Board {
         attacked | king_attacks(self.king(color))
     }
 
+    /// The squares `color`'s opponent attacks with pieces cheaper than each of
+    /// `color`'s: where a piece of `color` would stand to be chased or won.
+    pub fn attacks_by_lesser(&self, color: Color) -> LesserAttacks {
+        let them = !color;
+        let occ = self.occupied();
+        let pawns = self.pawn_attack_map(them);
+        let mut minors = pawns;
+        for sq in self.colored_pieces(them, Piece::Knight) {
+            minors |= knight_attacks(sq);
+        }
+        for sq in self.colored_pieces(them, Piece::Bishop) {
+            minors |= bishop_attacks(sq, occ);
+        }
+        let mut rooks = minors;
+        for sq in self.colored_pieces(them, Piece::Rook) {
+            rooks |= rook_attacks(sq, occ);
+        }
+        LesserAttacks { pawns, minors, rooks }
+    }
+
     /// `color`'s pieces other than pawns and the king that the opponent
     /// threatens: attacked by a pawn (knights, bishops, rooks, queens), by a
     /// knight or bishop (rooks, queens), by a rook (queens), or attacked by
     /// anything and not defended.
     pub fn threatened(&self, color: Color) -> Bitboard {
         let them = !color;
-        let occ = self.occupied();
-        let queens = self.colored_pieces(color, Piece::Queen);
-        let rooks_and_queens = self.colored_pieces(color, Piece::Rook) | queens;
         let pieces = self.colors(color) & !self.pieces(Piece::Pawn) & !self.pieces(Piece::King);
         if pieces.is_empty() {
             return Bitboard::EMPTY;
         }
 
-        let by_pawns = self.pawn_attack_map(them);
-        let mut by_minors = Bitboard::EMPTY;
-        for sq in self.colored_pieces(them, Piece::Knight) {
-            by_minors |= knight_attacks(sq);
-        }
-        for sq in self.colored_pieces(them, Piece::Bishop) {
-            by_minors |= bishop_attacks(sq, occ);
-        }
-        let mut by_rooks = Bitboard::EMPTY;
-        for sq in self.colored_pieces(them, Piece::Rook) {
-            by_rooks |= rook_attacks(sq, occ);
-        }
-        let mut by_queens = Bitboard::EMPTY;
+        let lesser = self.attacks_by_lesser(color);
+        let threatened = (lesser.pawns & self.colored_pieces(color, Piece::Knight))
+            | (lesser.pawns & self.colored_pieces(color, Piece::Bishop))
+            | (lesser.minors & self.colored_pieces(color, Piece::Rook))
+            | (lesser.rooks & self.colored_pieces(color, Piece::Queen));
+        let occ = self.occupied();
+        let mut by_any = lesser.rooks | king_attacks(self.king(them));
         for sq in self.colored_pieces(them, Piece::Queen) {
-            by_queens |= queen_attacks(sq, occ);
+            by_any |= queen_attacks(sq, occ);
         }
-
-        let threatened = (by_pawns & pieces) | (by_minors & rooks_and_queens) | (by_rooks & queens);
-        let by_any = by_pawns | by_minors | by_rooks | by_queens | king_attacks(self.king(them));
         // Our own attacks are needed only for pieces not already threatened.
         let attacked_only = by_any & pieces & !threatened;
         if attacked_only.is_empty() {
@@ -84,9 +92,34 @@ impl Board {
     }
 }
 
+/// The squares one side attacks with its cheaper pieces, cumulatively
+/// ([`Board::attacks_by_lesser`]): each set holds the ones before it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LesserAttacks {
+    /// Attacked by a pawn: unsafe for a knight or bishop.
+    pub pawns: Bitboard,
+    /// Attacked by a pawn, knight or bishop: unsafe for a rook.
+    pub minors: Bitboard,
+    /// Attacked by a pawn, minor piece or rook: unsafe for a queen.
+    pub rooks: Bitboard,
+}
+
+impl LesserAttacks {
+    /// The squares attacked by pieces cheaper than `piece` (none for a pawn or king).
+    #[inline(always)]
+    pub fn against(&self, piece: Piece) -> Bitboard {
+        match piece {
+            Piece::Knight | Piece::Bishop => self.pawns,
+            Piece::Rook => self.minors,
+            Piece::Queen => self.rooks,
+            Piece::Pawn | Piece::King => Bitboard::EMPTY,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use crate::{Board, Color, Square};
+    use crate::{Board, Color, Piece, Square};
 
     fn squares(set: crate::Bitboard) -> Vec<String> {
         set.map(|sq: Square| sq.to_string()).collect()
@@ -94,6 +127,23 @@ mod tests {
 
     fn threatened(fen: &str, color: Color) -> Vec<String> {
         squares(Board::from_fen(fen).expect("test FEN").threatened(color))
+    }
+
+    #[test]
+    fn attacks_by_lesser_pieces_grow_with_the_piece_they_chase() {
+        // Black: pawn e5, knight b8, rook h3. White's pieces are chased from
+        // d4/f4 (the pawn), a6/c6/d7 (the knight) and the h-file and third rank (the rook).
+        let board = Board::from_fen("1n2k3/8/8/4p3/8/7r/8/4K3 w - - 0 1").expect("test FEN");
+        let lesser = board.attacks_by_lesser(Color::White);
+        assert_eq!(squares(lesser.pawns), ["d4", "f4"]);
+        assert!(lesser.minors.has(Square::C6) && !lesser.minors.has(Square::H5));
+        assert!(lesser.rooks.has(Square::H5) && lesser.rooks.has(Square::C6));
+        assert!((lesser.pawns & !lesser.minors).is_empty());
+        assert!((lesser.minors & !lesser.rooks).is_empty());
+        assert_eq!(lesser.against(Piece::Bishop), lesser.pawns);
+        assert_eq!(lesser.against(Piece::Queen), lesser.rooks);
+        assert!(lesser.against(Piece::King).is_empty());
+        assert!(board.attacks_by_lesser(Color::Black).pawns.is_empty());
     }
 
     #[test]

@@ -147,6 +147,11 @@ features! {
     /// A quiet move skipped by futility raises the best score to its futility
     /// value (a fail-low node's bound is then less pessimistic).
     futility_raise = "futraise" off,
+    /// Quiet moves ordered by threats: up when a piece leaves a square that a
+    /// cheaper enemy piece attacks, down when it steps onto one.
+    threat_order = "threatorder" off,
+    /// Quiet moves that give check (and lose little by exchange) ordered up.
+    check_order = "checkorder" off,
 }
 
 impl Features {

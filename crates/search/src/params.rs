@@ -393,6 +393,19 @@ tunables! {
     /// among the good ones; a quiet check in quiescence, or its hash move, is tried
     /// only then.
     fixed good_see_threshold: i32 = 0;
+    /// `threatorder`: a knight or bishop leaving a square an enemy pawn attacks
+    /// for a safe one is ordered up by 100 times this, one stepping onto such a
+    /// square down by 95 times this.
+    order_threat_minor = 48, 0..=144, step 8;
+    /// `threatorder`: the same for a rook and squares pawns or minor pieces attack.
+    order_threat_rook = 85, 0..=256, step 12;
+    /// `threatorder`: the same for a queen and squares pawns, minor pieces or rooks attack.
+    order_threat_queen = 172, 0..=512, step 24;
+    /// `checkorder`: a quiet move that gives check without losing more than
+    /// `order_check_see` in exchanges is ordered up by this much.
+    order_check_bonus = 5461, 0..=16384, step 512;
+    /// `checkorder`: the SEE a quiet check may lose and still be ordered up.
+    fixed order_check_see: i32 = -75;
 
     // History (`history.rs`), read by move ordering, pruning and reductions.
     /// The largest magnitude a history value reaches (the gravity formula keeps it there).

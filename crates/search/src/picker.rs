@@ -6,9 +6,12 @@
 use crate::history::{Histories, PieceTo, QuietKeys};
 use crate::params::{
     capture_order_history_divisor, capture_order_mvv_weight, good_see_threshold, mvv_victim_weight,
-    noisy_evasion_bonus, underpromotion_order,
+    noisy_evasion_bonus, order_check_bonus, order_check_see, order_threat_minor,
+    order_threat_queen, order_threat_rook, underpromotion_order,
 };
-use board::{Board, CheckSquares, MAX_MOVES, Move, MoveList, Piece, StackList, see_value};
+use board::{
+    Board, CheckSquares, LesserAttacks, MAX_MOVES, Move, MoveList, Piece, StackList, see_value,
+};
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
 enum Stage {
@@ -36,6 +39,10 @@ pub struct PickerContext {
     pub killers: [Move; 2],
     /// Whether captures are ordered by capture history too (not MVV-LVA alone).
     pub capture_history: bool,
+    /// `threatorder`: quiet moves ordered by the threats of cheaper enemy pieces too.
+    pub threat_order: bool,
+    /// `checkorder`: quiet checks ordered up.
+    pub check_order: bool,
 }
 
 /// Hands out the legal moves of a position, best-looking first.
@@ -49,6 +56,8 @@ pub struct MovePicker {
     /// Where quiet moves are read in the histories.
     keys: QuietKeys,
     capture_history: bool,
+    threat_order: bool,
+    check_order: bool,
     /// Quiescence outside check: captures and promotions only, bad ones dropped.
     noisy_only: bool,
     /// Quiescence's first ply: quiet checks after the captures.
@@ -91,6 +100,8 @@ impl MovePicker {
             counter,
             keys: ctx.keys,
             capture_history: ctx.capture_history,
+            threat_order: ctx.threat_order,
+            check_order: ctx.check_order,
             ..MovePicker::empty(hash_move)
         }
     }
@@ -127,6 +138,8 @@ impl MovePicker {
             counter: Move::NULL,
             keys: QuietKeys::NONE,
             capture_history: false,
+            threat_order: false,
+            check_order: false,
             noisy_only: false,
             quiet_checks: false,
             check_squares: None,
@@ -222,8 +235,11 @@ impl MovePicker {
                     board.quiet_moves(&mut self.moves);
                     self.scores.clear();
                     let keys = self.keys;
+                    let terms = QuietTerms::new(board, self.threat_order, self.check_order);
                     for &mv in self.moves.as_slice() {
-                        self.scores.push(quiet_score(board, mv, histories, &keys));
+                        self.scores.push(
+                            quiet_score(board, mv, histories, &keys) + terms.score(board, mv),
+                        );
                     }
                     self.index = 0;
                     self.stage = Stage::Quiet;
@@ -316,6 +332,54 @@ fn noisy_score(board: &Board, mv: Move, histories: &Histories, capture_history: 
     score
 }
 
+/// What `threatorder` and `checkorder` add to a quiet move's order, from
+/// maps built once per node.
+struct QuietTerms {
+    /// The opponent's attacks by pieces cheaper than each of ours (`threatorder`).
+    lesser: Option<LesserAttacks>,
+    /// Where each of our pieces would give check (`checkorder`).
+    checks: Option<CheckSquares>,
+}
+
+impl QuietTerms {
+    fn new(board: &Board, threat_order: bool, check_order: bool) -> QuietTerms {
+        QuietTerms {
+            lesser: threat_order.then(|| board.attacks_by_lesser(board.side_to_move())),
+            checks: check_order.then(|| board.check_squares()),
+        }
+    }
+
+    /// Quiet move `mv`'s term: a piece stepping onto a square a cheaper enemy
+    /// piece attacks loses, one leaving such a square for a safe one gains;
+    /// a check that keeps its material gains.
+    #[inline]
+    fn score(&self, board: &Board, mv: Move) -> i32 {
+        let mut score = 0;
+        if let Some(lesser) = &self.lesser {
+            let piece = board.piece_on(mv.from()).unwrap_or(Piece::Pawn);
+            let weight = match piece {
+                Piece::Knight | Piece::Bishop => order_threat_minor(),
+                Piece::Rook => order_threat_rook(),
+                Piece::Queen => order_threat_queen(),
+                Piece::Pawn | Piece::King => 0,
+            };
+            let unsafe_squares = lesser.against(piece);
+            if unsafe_squares.has(mv.to()) {
+                score -= 95 * weight;
+            } else if unsafe_squares.has(mv.from()) {
+                score += 100 * weight;
+            }
+        }
+        if let Some(checks) = &self.checks
+            && board.gives_check_with(mv, checks)
+            && board.see_ge(mv, order_check_see())
+        {
+            score += order_check_bonus();
+        }
+        score
+    }
+}
+
 /// A quiet move's order, from the histories `keys` names.
 #[inline]
 fn quiet_score(board: &Board, mv: Move, histories: &Histories, keys: &QuietKeys) -> i32 {
@@ -336,6 +400,35 @@ mod tests {
         std::iter::from_fn(|| picker.next(&board, &histories))
             .map(|mv| board.move_to_uci(mv, false))
             .collect()
+    }
+
+    #[test]
+    fn quiet_terms_favour_escapes_and_safe_checks_and_shun_attacked_squares() {
+        // The pawn on e5 attacks White's knight on d4; the pawn on g6 guards f5.
+        let fen = "4k3/8/6p1/4p3/3N4/8/8/R3K3 w - - 0 1";
+        let board = Board::from_fen(fen).expect("test FEN");
+        let score = |terms: &QuietTerms, uci: &str| {
+            terms.score(&board, board.parse_uci_move(uci, false).expect("legal move"))
+        };
+        let both = QuietTerms::new(&board, true, true);
+        assert_eq!(score(&both, "d4c6"), 100 * order_threat_minor(), "an escape");
+        assert_eq!(score(&both, "d4f5"), -95 * order_threat_minor(), "onto a pawn's square");
+        assert_eq!(score(&both, "a1a8"), order_check_bonus(), "a safe check");
+        assert_eq!(score(&both, "e1d2"), 0);
+        let neither = QuietTerms::new(&board, false, false);
+        for uci in ["d4c6", "d4f5", "a1a8"] {
+            assert_eq!(score(&neither, uci), 0, "{uci}");
+        }
+
+        // A bishop on b7 guards a8 and c6: the rook's check now loses it, and
+        // steps onto a minor piece's square; a knight fears only pawns.
+        let fen = "4k3/1b6/6p1/4p3/3N4/8/8/R3K3 w - - 0 1";
+        let board = Board::from_fen(fen).expect("test FEN");
+        let both = QuietTerms::new(&board, true, true);
+        let score =
+            |uci: &str| both.score(&board, board.parse_uci_move(uci, false).expect("legal move"));
+        assert_eq!(score("a1a8"), -95 * order_threat_rook());
+        assert_eq!(score("d4c6"), 100 * order_threat_minor());
     }
 
     #[test]

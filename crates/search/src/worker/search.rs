@@ -289,6 +289,8 @@ impl Worker {
             keys: node.keys,
             killers: self.histories.killers[ply],
             capture_history: ctx.features.capture_history,
+            threat_order: ctx.features.threat_order,
+            check_order: ctx.features.check_order,
         };
         let mut picker = MovePicker::new(self.board(), hash_move, &self.histories, ordering);
         let mut best_score = -INFINITY;
