@@ -65,8 +65,8 @@ impl Board {
         }
 
         let lesser = self.attacks_by_lesser(color);
-        let threatened = (lesser.pawns & self.colored_pieces(color, Piece::Knight))
-            | (lesser.pawns & self.colored_pieces(color, Piece::Bishop))
+        let minors = self.pieces(Piece::Knight) | self.pieces(Piece::Bishop);
+        let threatened = (lesser.pawns & self.colors(color) & minors)
             | (lesser.minors & self.colored_pieces(color, Piece::Rook))
             | (lesser.rooks & self.colored_pieces(color, Piece::Queen));
         let occ = self.occupied();

@@ -149,7 +149,7 @@ features! {
     futility_raise = "futraise" off,
     /// Quiet moves ordered by threats: up when a piece leaves a square that a
     /// cheaper enemy piece attacks, down when it steps onto one.
-    threat_order = "threatorder" off,
+    threat_order = "threatorder" on,
     /// Quiet moves that give check (and lose little by exchange) ordered up.
     check_order = "checkorder" off,
 }
