@@ -34,7 +34,8 @@ impl Board {
     }
 
     /// The squares `color`'s opponent attacks with pieces cheaper than each of
-    /// `color`'s: where a piece of `color` would stand to be chased or won.
+    /// `color`'s (where a piece of `color` would stand to be chased or won),
+    /// and with all its pieces: one pass over the opponent's pieces gives both.
     pub fn attacks_by_lesser(&self, color: Color) -> LesserAttacks {
         let them = !color;
         let occ = self.occupied();
@@ -50,7 +51,11 @@ impl Board {
         for sq in self.colored_pieces(them, Piece::Rook) {
             rooks |= rook_attacks(sq, occ);
         }
-        LesserAttacks { pawns, minors, rooks }
+        let mut all = rooks | king_attacks(self.king(them));
+        for sq in self.colored_pieces(them, Piece::Queen) {
+            all |= queen_attacks(sq, occ);
+        }
+        LesserAttacks { pawns, minors, rooks, all }
     }
 
     /// `color`'s pieces other than pawns and the king that the opponent
@@ -58,7 +63,6 @@ impl Board {
     /// knight or bishop (rooks, queens), by a rook (queens), or attacked by
     /// anything and not defended.
     pub fn threatened(&self, color: Color) -> Bitboard {
-        let them = !color;
         let pieces = self.colors(color) & !self.pieces(Piece::Pawn) & !self.pieces(Piece::King);
         if pieces.is_empty() {
             return Bitboard::EMPTY;
@@ -69,13 +73,8 @@ impl Board {
         let threatened = (lesser.pawns & self.colors(color) & minors)
             | (lesser.minors & self.colored_pieces(color, Piece::Rook))
             | (lesser.rooks & self.colored_pieces(color, Piece::Queen));
-        let occ = self.occupied();
-        let mut by_any = lesser.rooks | king_attacks(self.king(them));
-        for sq in self.colored_pieces(them, Piece::Queen) {
-            by_any |= queen_attacks(sq, occ);
-        }
         // Our own attacks are needed only for pieces not already threatened.
-        let attacked_only = by_any & pieces & !threatened;
+        let attacked_only = lesser.all & pieces & !threatened;
         if attacked_only.is_empty() {
             return threatened;
         }
@@ -102,6 +101,9 @@ pub struct LesserAttacks {
     pub minors: Bitboard,
     /// Attacked by a pawn, minor piece or rook: unsafe for a queen.
     pub rooks: Bitboard,
+    /// Attacked by any piece, the queens and king too: the same squares as
+    /// [`Board::attacked_by`] for the opponent.
+    pub all: Bitboard,
 }
 
 impl LesserAttacks {
@@ -144,6 +146,39 @@ mod tests {
         assert_eq!(lesser.against(Piece::Queen), lesser.rooks);
         assert!(lesser.against(Piece::King).is_empty());
         assert!(board.attacks_by_lesser(Color::Black).pawns.is_empty());
+    }
+
+    #[test]
+    fn all_lesser_attacks_are_the_opponents_attacks() {
+        // Every position of short games from a few starts, by the first legal
+        // move after a step through the move list that varies with the ply.
+        let starts = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        ];
+        let mut checked = 0;
+        for fen in starts {
+            let mut board = Board::from_fen(fen).expect("test FEN");
+            for ply in 0..60 {
+                for color in [Color::White, Color::Black] {
+                    assert_eq!(
+                        board.attacks_by_lesser(color).all,
+                        board.attacked_by(!color),
+                        "{}",
+                        board.to_fen(false)
+                    );
+                    checked += 1;
+                }
+                let moves = board.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let mv = moves.as_slice()[(ply * 7 + 3) % moves.len()];
+                board.play(mv);
+            }
+        }
+        assert!(checked > 200);
     }
 
     #[test]

@@ -39,8 +39,9 @@ pub struct PickerContext {
     pub killers: [Move; 2],
     /// Whether captures are ordered by capture history too (not MVV-LVA alone).
     pub capture_history: bool,
-    /// `threatorder`: quiet moves ordered by the threats of cheaper enemy pieces too.
-    pub threat_order: bool,
+    /// `threatorder`: quiet moves ordered by the threats of cheaper enemy
+    /// pieces too, these pieces' attacks given (`None`: off).
+    pub lesser_attacks: Option<LesserAttacks>,
     /// `checkorder`: quiet checks ordered up.
     pub check_order: bool,
 }
@@ -56,7 +57,8 @@ pub struct MovePicker {
     /// Where quiet moves are read in the histories.
     keys: QuietKeys,
     capture_history: bool,
-    threat_order: bool,
+    /// The opponent's attacks by its cheaper pieces, for `threatorder`.
+    lesser_attacks: Option<LesserAttacks>,
     check_order: bool,
     /// Quiescence outside check: captures and promotions only, bad ones dropped.
     noisy_only: bool,
@@ -100,7 +102,7 @@ impl MovePicker {
             counter,
             keys: ctx.keys,
             capture_history: ctx.capture_history,
-            threat_order: ctx.threat_order,
+            lesser_attacks: ctx.lesser_attacks,
             check_order: ctx.check_order,
             ..MovePicker::empty(hash_move)
         }
@@ -138,7 +140,7 @@ impl MovePicker {
             counter: Move::NULL,
             keys: QuietKeys::NONE,
             capture_history: false,
-            threat_order: false,
+            lesser_attacks: None,
             check_order: false,
             noisy_only: false,
             quiet_checks: false,
@@ -235,7 +237,7 @@ impl MovePicker {
                     board.quiet_moves(&mut self.moves);
                     self.scores.clear();
                     let keys = self.keys;
-                    let terms = QuietTerms::new(board, self.threat_order, self.check_order);
+                    let terms = QuietTerms::new(board, self.lesser_attacks, self.check_order);
                     for &mv in self.moves.as_slice() {
                         self.scores.push(
                             quiet_score(board, mv, histories, &keys) + terms.score(board, mv),
@@ -342,11 +344,8 @@ struct QuietTerms {
 }
 
 impl QuietTerms {
-    fn new(board: &Board, threat_order: bool, check_order: bool) -> QuietTerms {
-        QuietTerms {
-            lesser: threat_order.then(|| board.attacks_by_lesser(board.side_to_move())),
-            checks: check_order.then(|| board.check_squares()),
-        }
+    fn new(board: &Board, lesser: Option<LesserAttacks>, check_order: bool) -> QuietTerms {
+        QuietTerms { lesser, checks: check_order.then(|| board.check_squares()) }
     }
 
     /// Quiet move `mv`'s term: a piece stepping onto a square a cheaper enemy
@@ -410,12 +409,13 @@ mod tests {
         let score = |terms: &QuietTerms, uci: &str| {
             terms.score(&board, board.parse_uci_move(uci, false).expect("legal move"))
         };
-        let both = QuietTerms::new(&board, true, true);
+        let both =
+            QuietTerms::new(&board, Some(board.attacks_by_lesser(board.side_to_move())), true);
         assert_eq!(score(&both, "d4c6"), 100 * order_threat_minor(), "an escape");
         assert_eq!(score(&both, "d4f5"), -95 * order_threat_minor(), "onto a pawn's square");
         assert_eq!(score(&both, "a1a8"), order_check_bonus(), "a safe check");
         assert_eq!(score(&both, "e1d2"), 0);
-        let neither = QuietTerms::new(&board, false, false);
+        let neither = QuietTerms::new(&board, None, false);
         for uci in ["d4c6", "d4f5", "a1a8"] {
             assert_eq!(score(&neither, uci), 0, "{uci}");
         }
@@ -424,7 +424,8 @@ mod tests {
         // steps onto a minor piece's square; a knight fears only pawns.
         let fen = "4k3/1b6/6p1/4p3/3N4/8/8/R3K3 w - - 0 1";
         let board = Board::from_fen(fen).expect("test FEN");
-        let both = QuietTerms::new(&board, true, true);
+        let both =
+            QuietTerms::new(&board, Some(board.attacks_by_lesser(board.side_to_move())), true);
         let score =
             |uci: &str| both.score(&board, board.parse_uci_move(uci, false).expect("legal move"));
         assert_eq!(score("a1a8"), -95 * order_threat_rook());

@@ -27,7 +27,7 @@ use crate::params::{MAX_SEARCH_PLY, fifty_move_damping_base};
 use crate::report::{Progress, RootLine};
 use crate::root::RootMoves;
 use crate::stop::StopCheck;
-use board::{Board, Color, Move, Position};
+use board::{Board, Color, LesserAttacks, Move, Position};
 use eval::nnue::{Accumulator, AccumulatorCache, Network};
 use std::sync::Arc;
 use tt::{DECISIVE_BOUND, INFINITY, Record, TranspositionTable};
@@ -307,7 +307,7 @@ impl Worker {
     /// root, are read and written in the histories — continuation history
     /// against the moves one and two plies before, and the tables of
     /// `pawnhist` and `lowplyhist` when they are on — but for the threat map
-    /// of `threathist` ([`Worker::threat_map`]), the one part that costs (the
+    /// of `threathist` ([`Worker::threat_maps`]), the one part that costs (the
     /// opponent's attacks): a node adds it when it reaches its moves (Step 8),
     /// so the nodes that the table or the whole-node pruning decide never
     /// build it.
@@ -322,15 +322,19 @@ impl Worker {
         }
     }
 
-    /// The squares the opponent attacks, for `threathist` (empty when it is off).
+    /// The opponent's attacks, from one pass over its pieces: all of them for
+    /// `threathist` (empty when it is off), and those of its pieces cheaper
+    /// than each of ours for `threatorder` (`None` when it is off).
     #[inline(always)]
-    fn threat_map(&self, ctx: &SearchContext) -> board::Bitboard {
-        if ctx.features.threat_history {
-            let board = self.board();
-            board.attacked_by(!board.side_to_move())
-        } else {
-            board::Bitboard::EMPTY
+    fn threat_maps(&self, ctx: &SearchContext) -> (board::Bitboard, Option<LesserAttacks>) {
+        let features = &ctx.features;
+        if !features.threat_history && !features.threat_order {
+            return (board::Bitboard::EMPTY, None);
         }
+        let board = self.board();
+        let attacks = board.attacks_by_lesser(board.side_to_move());
+        let all = if features.threat_history { attacks.all } else { board::Bitboard::EMPTY };
+        (all, features.threat_order.then_some(attacks))
     }
 
     /// What correction history says of the static eval of the current position,

@@ -284,12 +284,13 @@ impl Worker {
         }
 
         // Step 8. The move loop.
-        node.keys.threats = self.threat_map(ctx);
+        let (threats, lesser_attacks) = self.threat_maps(ctx);
+        node.keys.threats = threats;
         let ordering = PickerContext {
             keys: node.keys,
             killers: self.histories.killers[ply],
             capture_history: ctx.features.capture_history,
-            threat_order: ctx.features.threat_order,
+            lesser_attacks,
             check_order: ctx.features.check_order,
         };
         let mut picker = MovePicker::new(self.board(), hash_move, &self.histories, ordering);
