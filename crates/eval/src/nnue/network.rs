@@ -9,7 +9,7 @@
 //! | 4..6 | format version ([`Network::VERSION`]) |
 //! | 6..8 | hidden size H (must equal [`HIDDEN`]) |
 //! | 8..10 | QA, 10..12 QB, 12..14 SCALE (must equal the constants of [`super::layout`]) |
-//! | 14..16 | the layout (must be this engine's): bits 0–7 the king buckets, 0 for one bucket not mirrored (every net so far), and bit 15 set when mirrored; bits 8–12 the output buckets B less one |
+//! | 14..16 | the layout: bits 0–7 the king buckets, 0 for one bucket not mirrored (every net so far), and bit 15 set when mirrored; bits 8–12 the output buckets B less one. It must be this engine's, except that a net of one output bucket loads in an engine of several: each bucket then has that net's one output layer, and the evaluation is the one the net was trained for |
 //! | 16.. | first-layer weights: [`INPUTS`] × H `i16`, feature-major (feature `f`'s H weights together) |
 //! | then | first-layer biases: H `i16` |
 //! | then | output weights: B × 2H `i16`, bucket by bucket, each the side to move's accumulator first |
@@ -90,11 +90,12 @@ impl fmt::Display for NetError {
             NetError::Layout { found } => write!(
                 f,
                 "network has {} king buckets{} and {} output buckets; \
-                 this engine has {KING_BUCKETS}{} and {OUTPUT_BUCKETS}",
+                 this engine has {KING_BUCKETS}{} and {OUTPUT_BUCKETS}{}",
                 (found & 0xff).max(1),
                 if found & 0x8000 != 0 { ", mirrored" } else { "" },
                 (found >> 8 & 0x1f) + 1,
-                if MIRRORED { ", mirrored" } else { "" }
+                if MIRRORED { ", mirrored" } else { "" },
+                if OUTPUT_BUCKETS > 1 { " (or one)" } else { "" }
             ),
             NetError::Size { expected, found } => {
                 write!(f, "network file is {found} bytes; expected {expected}")
@@ -256,10 +257,17 @@ impl Network {
             return Err(NetError::Quantisation);
         }
         let layout = read_u16(bytes, 14);
-        if layout != layout_field(OUTPUT_BUCKETS) {
+        if layout != layout_field(OUTPUT_BUCKETS) && layout != layout_field(1) {
             return Err(NetError::Layout { found: layout });
         }
-        Ok(Self::FILE_LEN)
+        Ok(file_len(HIDDEN, Self::file_output_buckets(bytes)))
+    }
+
+    /// The output buckets of a network file whose header
+    /// [`check_header`](Network::check_header) accepted: this engine's
+    /// [`OUTPUT_BUCKETS`], or 1.
+    const fn file_output_buckets(bytes: &[u8]) -> usize {
+        (read_u16(bytes, 14) >> 8 & 0x1f) as usize + 1
     }
 
     /// Reads a network file into `self` (usable in `const` context).
@@ -289,8 +297,9 @@ impl Network {
             at += 2;
             j += 1;
         }
+        let buckets = Self::file_output_buckets(bytes);
         let mut bucket = 0;
-        while bucket < OUTPUT_BUCKETS {
+        while bucket < buckets {
             let mut side = 0;
             while side < 2 {
                 let mut j = 0;
@@ -304,10 +313,16 @@ impl Network {
             bucket += 1;
         }
         let mut bucket = 0;
-        while bucket < OUTPUT_BUCKETS {
+        while bucket < buckets {
             net.output_bias[bucket] =
                 i32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
             at += 4;
+            bucket += 1;
+        }
+        // A net of one output bucket: every bucket evaluates with its layer.
+        while bucket < OUTPUT_BUCKETS {
+            net.output_weights[bucket] = net.output_weights[0];
+            net.output_bias[bucket] = net.output_bias[0];
             bucket += 1;
         }
         Ok(())
@@ -464,6 +479,50 @@ pub(crate) mod tests {
         let extra = buckets as isize - OUTPUT_BUCKETS as isize;
         let expected = Network::FILE_LEN as isize + extra * (4 * HIDDEN as isize + 4);
         assert_eq!(file_len(HIDDEN, buckets) as isize, expected);
+    }
+
+    #[test]
+    fn a_net_of_one_output_bucket_serves_every_bucket() {
+        // The file of a one-bucket net: the first layer, then one output layer.
+        let net = Network::pseudo_random(11);
+        let mut bytes = header(HIDDEN, 1).to_vec();
+        let rows = net.feature_weights.iter().chain([&net.feature_biases]);
+        for w in rows.chain(net.output_weights[0].iter()).flatten() {
+            bytes.extend_from_slice(&w.to_le_bytes());
+        }
+        bytes.extend_from_slice(&net.output_bias[0].to_le_bytes());
+        assert_eq!(bytes.len(), file_len(HIDDEN, 1));
+        assert_eq!(Network::check_header(&bytes), Ok(file_len(HIDDEN, 1)));
+        let read = Network::from_bytes_boxed(&bytes).expect("a one-bucket net loads");
+        assert_eq!(read.feature_weights, net.feature_weights);
+        for bucket in 0..OUTPUT_BUCKETS {
+            assert_eq!(read.output_weights[bucket], net.output_weights[0], "bucket {bucket}");
+            assert_eq!(read.output_bias[bucket], net.output_bias[0], "bucket {bucket}");
+        }
+        // Every position, whatever its bucket, gets the one-bucket net's evaluation.
+        let mut single = net.boxed_copy();
+        single.output_weights = [net.output_weights[0]; OUTPUT_BUCKETS];
+        single.output_bias = [net.output_bias[0]; OUTPUT_BUCKETS];
+        assert_eq!(*read, *single);
+        for fen in ["4k3/8/8/8/8/8/8/4K3 w - - 0 1", board::STARTPOS_FEN] {
+            let board = Board::from_fen(fen).expect("valid FEN");
+            let acc = Accumulator::new(&read, &board);
+            let us = board.side_to_move();
+            let [ours, theirs] = &net.output_weights[0];
+            let expected = output_layer(
+                &acc.values[us as usize],
+                &acc.values[!us as usize],
+                [ours, theirs],
+                net.output_bias[0],
+            );
+            assert_eq!(read.evaluate(&acc, &board), expected, "{fen}");
+        }
+        // Truncated to the length of this engine's own layout, it is refused.
+        if OUTPUT_BUCKETS > 1 {
+            bytes.truncate(HEADER);
+            bytes.resize(Network::FILE_LEN, 0);
+            assert!(matches!(Network::from_bytes_boxed(&bytes), Err(NetError::Size { .. })));
+        }
     }
 
     #[test]
