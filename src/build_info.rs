@@ -35,9 +35,10 @@ pub fn lines() -> Vec<String> {
             eval::nnue::simd::DOT.how()
         ),
         format!(
-            "network: {}, sha256 {digest}, {} hidden neurons",
+            "network: {}, sha256 {digest}, {} hidden neurons, {} output buckets",
             eval::nnue::EMBEDDED_NAME,
-            eval::nnue::HIDDEN
+            eval::nnue::HIDDEN,
+            eval::nnue::OUTPUT_BUCKETS
         ),
         format!("compiler: {}", env!("TESSERA_RUSTC")),
     ]

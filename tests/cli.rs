@@ -129,10 +129,11 @@ fn version_and_compiler_say_what_the_build_is() {
     assert_eq!(
         field("network"),
         format!(
-            "{}, sha256 {}, {} hidden neurons",
+            "{}, sha256 {}, {} hidden neurons, {} output buckets",
             eval::nnue::EMBEDDED_NAME,
             &eval::nnue::EMBEDDED_SHA256[..12],
-            eval::nnue::HIDDEN
+            eval::nnue::HIDDEN,
+            eval::nnue::OUTPUT_BUCKETS
         )
     );
     let rustc = Command::new(std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into()))

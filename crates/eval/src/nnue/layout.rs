@@ -46,9 +46,11 @@ pub const VIEWS_VARY: bool = KING_BUCKETS > 1 || MIRRORED;
 /// Input features per perspective: every bucket's piece-square features.
 pub const INPUTS: usize = PIECE_SQUARES * KING_BUCKETS;
 /// Output buckets: how many sets of output weights, one chosen for each
-/// position by the number of pieces on the board ([`output_bucket`]). One so
-/// far: eight, screened at 5–9 M positions, gained +2 to +5 (docs/results/nnue.md).
-pub const OUTPUT_BUCKETS: usize = 1;
+/// position by the number of pieces on the board ([`output_bucket`]). Eight
+/// since gen11: within a few Elo of one output layer at 5–9 M positions, they
+/// paid at 63.2 M (docs/results/nnue.md). A net of one output bucket still
+/// loads: each bucket takes its one layer.
+pub const OUTPUT_BUCKETS: usize = 8;
 
 const _: () = assert!(OUTPUT_BUCKETS >= 1 && OUTPUT_BUCKETS <= 32 && KING_BUCKETS < 256);
 
