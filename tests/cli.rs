@@ -80,6 +80,20 @@ fn an_infinite_go_given_as_an_argument_ends_with_the_arguments() {
 }
 
 /// `git` in the repository, where it is one of its own.
+#[test]
+fn printing_to_a_reader_that_has_gone_ends_quietly() {
+    // `tessera --version | head -1`: the reader closes the pipe before the
+    // engine writes; the engine stops printing without a panic.
+    for arg in ["--version", "--help"] {
+        let (reader, writer) = std::io::pipe().expect("a pipe");
+        drop(reader);
+        let out = Command::new(binary()).arg(arg).stdout(writer).output().expect("the engine runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{arg}: {:?} {stderr}", out.status);
+        assert!(stderr.is_empty(), "{arg}: {stderr}");
+    }
+}
+
 fn git(args: &[&str]) -> Option<String> {
     let root = env!("CARGO_MANIFEST_DIR");
     let out = Command::new("git").arg("-C").arg(root).args(args).output().ok()?;
