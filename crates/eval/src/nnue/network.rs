@@ -517,7 +517,7 @@ pub(crate) mod tests {
             );
             assert_eq!(read.evaluate(&acc, &board), expected, "{fen}");
         }
-        // Truncated to the length of this engine's own layout, it is refused.
+        // A one-bucket header on a file of this engine's own length is refused.
         if OUTPUT_BUCKETS > 1 {
             bytes.truncate(HEADER);
             bytes.resize(Network::FILE_LEN, 0);
