@@ -64,8 +64,12 @@ pub struct MovePicker {
     noisy_only: bool,
     /// Quiescence's first ply: quiet checks after the captures.
     quiet_checks: bool,
-    /// The checks of the position, for the quiet-check stage.
+    /// The checks of the position, for the quiet-check stage and for
+    /// `quiet_checks_only`.
     check_squares: Option<CheckSquares>,
+    /// Late move pruning has begun: of the quiet moves still to come only the
+    /// checks are handed out (the search would skip every other one).
+    quiet_checks_only: bool,
     moves: MoveList,
     /// `scores[i]` orders `moves[i]`.
     scores: StackList<i32, MAX_MOVES>,
@@ -145,12 +149,33 @@ impl MovePicker {
             noisy_only: false,
             quiet_checks: false,
             check_squares: None,
+            quiet_checks_only: false,
             moves: MoveList::new(),
             scores: StackList::new(),
             index: 0,
             bad: MoveList::new(),
             bad_index: 0,
         }
+    }
+
+    /// From now on, hands out no quiet move that does not give check (the
+    /// position's `squares`): the search calls this when late move pruning
+    /// begins, as it would skip each such move anyway. Captures, promotions
+    /// and evasions still come.
+    pub fn quiet_checks_only(&mut self, squares: CheckSquares) {
+        self.quiet_checks_only = true;
+        self.check_squares = Some(squares);
+    }
+
+    /// Whether quiet move `mv` is handed out: every one until
+    /// [`MovePicker::quiet_checks_only`], then the checks alone.
+    #[inline]
+    fn hands_out_quiet(&self, board: &Board, mv: Move) -> bool {
+        !self.quiet_checks_only
+            || self
+                .check_squares
+                .as_ref()
+                .is_some_and(|squares| board.gives_check_with(mv, squares))
     }
 
     /// Whether the move just returned was a killer or the counter-move.
@@ -216,19 +241,19 @@ impl MovePicker {
                 }
                 Stage::Killer1 => {
                     self.stage = Stage::Killer2;
-                    if !self.killers[0].is_null() {
+                    if !self.killers[0].is_null() && self.hands_out_quiet(board, self.killers[0]) {
                         return Some(self.killers[0]);
                     }
                 }
                 Stage::Killer2 => {
                     self.stage = Stage::Counter;
-                    if !self.killers[1].is_null() {
+                    if !self.killers[1].is_null() && self.hands_out_quiet(board, self.killers[1]) {
                         return Some(self.killers[1]);
                     }
                 }
                 Stage::Counter => {
                     self.stage = Stage::GenerateQuiet;
-                    if !self.counter.is_null() {
+                    if !self.counter.is_null() && self.hands_out_quiet(board, self.counter) {
                         return Some(self.counter);
                     }
                 }
@@ -248,7 +273,10 @@ impl MovePicker {
                 }
                 Stage::Quiet => {
                     if let Some(mv) = self.pick_best() {
-                        if mv == self.hash_move || self.is_refutation(mv) {
+                        if mv == self.hash_move
+                            || self.is_refutation(mv)
+                            || !self.hands_out_quiet(board, mv)
+                        {
                             continue;
                         }
                         return Some(mv);
@@ -447,6 +475,37 @@ mod tests {
         // A quiet hash move is not played, not even as a check.
         let with_hash = quiescence_moves(fen, "d2e2", true);
         assert_eq!(with_hash, ["d2b4", "d2e3"]);
+    }
+
+    #[test]
+    fn once_quiet_checks_only_the_quiet_moves_are_checks() {
+        // White's queen can take the knight on b4; the rook and queen have checks.
+        let fen = "4k3/8/8/8/1n6/8/3Q4/R3K3 w - - 0 1";
+        let board = Board::from_fen(fen).expect("test FEN");
+        let histories = Histories::default();
+        let ctx = PickerContext {
+            keys: QuietKeys::NONE,
+            killers: [Move::NULL; 2],
+            capture_history: true,
+            lesser_attacks: None,
+            check_order: false,
+        };
+        let squares = board.check_squares();
+        let mut picker = MovePicker::new(&board, Move::NULL, &histories, ctx);
+        picker.quiet_checks_only(squares);
+        let mut handed_out: Vec<Move> =
+            std::iter::from_fn(|| picker.next(&board, &histories)).collect();
+        let mut expected: Vec<Move> = board
+            .legal_moves()
+            .as_slice()
+            .iter()
+            .copied()
+            .filter(|&mv| board.is_noisy(mv) || board.gives_check_with(mv, &squares))
+            .collect();
+        assert!(expected.len() > 2 && expected.len() < board.legal_moves().len());
+        handed_out.sort_by_key(|mv| board.move_to_uci(*mv, false));
+        expected.sort_by_key(|mv| board.move_to_uci(*mv, false));
+        assert_eq!(handed_out, expected);
     }
 
     #[test]

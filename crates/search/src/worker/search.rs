@@ -317,6 +317,15 @@ impl Worker {
                 && board.has_non_pawn_material(board.side_to_move())
                 && self.prune_move(ctx, &node, &c, alpha, moves_tried, &mut best_score)
             {
+                // Late move pruning only grows with the moves tried: it skips every quiet
+                // move that does not give check from here on, so they need not be scored.
+                if !c.noisy
+                    && !c.gives_check
+                    && late_move_pruning(ctx, &node, moves_tried)
+                    && let Some(squares) = check_squares
+                {
+                    picker.quiet_checks_only(squares);
+                }
                 continue;
             }
 
@@ -655,11 +664,7 @@ impl Worker {
                     see_noisy_margin() * depth - c.history / see_capture_history_divisor(),
                 );
         }
-        // Late move pruning: enough quiet moves were tried here.
-        if ctx.features.lmp
-            && depth <= lmp_max_depth()
-            && moves_tried >= lmp_limit(depth, node.improving)
-        {
+        if late_move_pruning(ctx, node, moves_tried) {
             return true;
         }
         // Futility: this quiet move cannot lift the static eval to alpha.
@@ -943,6 +948,16 @@ enum Singular {
     Extend(i32),
     /// Another move beats beta too: the node fails high with this score.
     MultiCut(i32),
+}
+
+/// Late move pruning: enough quiet moves were tried at `node` that the rest
+/// (checks aside) are skipped. Once true it stays true at the node, as
+/// `moves_tried` only grows.
+#[inline(always)]
+fn late_move_pruning(ctx: &SearchContext, node: &Node, moves_tried: usize) -> bool {
+    ctx.features.lmp
+        && node.depth <= lmp_max_depth()
+        && moves_tried >= lmp_limit(node.depth, node.improving)
 }
 
 /// Whether the side to move faces a threat its static evaluation may not see:
