@@ -315,18 +315,19 @@ impl Worker {
             if !K::ROOT
                 && best_score > -DECISIVE_BOUND
                 && board.has_non_pawn_material(board.side_to_move())
-                && self.prune_move(ctx, &node, &c, alpha, moves_tried, &mut best_score)
             {
-                // Late move pruning only grows with the moves tried: it skips every quiet
-                // move that does not give check from here on, so they need not be scored.
-                if !c.noisy
-                    && !c.gives_check
-                    && late_move_pruning(ctx, &node, moves_tried)
-                    && let Some(squares) = check_squares
-                {
-                    picker.quiet_checks_only(squares);
+                match self.prune_move(ctx, &node, &c, alpha, moves_tried, &mut best_score) {
+                    Pruning::Search => {}
+                    Pruning::Skip => continue,
+                    Pruning::SkipQuiets => {
+                        // Every later quiet move that does not give check is skipped the
+                        // same way: the picker need not score them only to have them skipped.
+                        if let Some(squares) = check_squares {
+                            picker.quiet_checks_only(squares);
+                        }
+                        continue;
+                    }
                 }
-                continue;
             }
 
             // Step 10. Extensions (bounded by twice the iteration's depth): a singular
@@ -624,8 +625,9 @@ impl Worker {
     }
 
     /// Step 9. Whether move `c` is skipped at shallow depth, `moves_tried` moves
-    /// into the loop. With `futraise`, a quiet move skipped by futility raises
-    /// `best_score` to its futility value.
+    /// into the loop, and whether every later quiet move that does not give
+    /// check would be skipped too. With `futraise`, a quiet move skipped by
+    /// futility raises `best_score` to its futility value.
     #[inline(always)]
     fn prune_move(
         &self,
@@ -635,7 +637,7 @@ impl Worker {
         alpha: i32,
         moves_tried: usize,
         best_score: &mut i32,
-    ) -> bool {
+    ) -> Pruning {
         let board = self.board();
         let depth = node.depth;
         let lmr_depth = (depth - 1 - c.base_reduction / lmr_unit()).max(0);
@@ -653,19 +655,23 @@ impl Worker {
                     + c.history / capture_futility_history_divisor()
                     <= alpha
             {
-                return true;
+                return Pruning::Skip;
             }
             // Captures that lose too much material (checks are kept: sacrifices).
-            return ctx.features.see
+            let losing = ctx.features.see
                 && !c.gives_check
                 && depth <= see_noisy_max_depth()
                 && !board.see_ge(
                     c.mv,
                     see_noisy_margin() * depth - c.history / see_capture_history_divisor(),
                 );
+            return if losing { Pruning::Skip } else { Pruning::Search };
         }
+        // Late move pruning and futility, once they skip a quiet move, skip every
+        // later one: the moves tried only grow (and with them the reduction, so
+        // `lmr_depth` only falls), and alpha only rises.
         if late_move_pruning(ctx, node, moves_tried) {
-            return true;
+            return Pruning::SkipQuiets;
         }
         // Futility: this quiet move cannot lift the static eval to alpha.
         if ctx.features.futility && !node.in_check && lmr_depth <= futility_max_depth() {
@@ -680,15 +686,27 @@ impl Worker {
                 {
                     *best_score = futility_value;
                 }
-                return true;
+                // Later moves' futility values are no higher, so none raises
+                // `best_score` further (a decisive one aside).
+                return if is_decisive(futility_value) {
+                    Pruning::Skip
+                } else {
+                    Pruning::SkipQuiets
+                };
             }
         }
         // History: this move has kept failing in similar positions.
-        (ctx.features.history_pruning
+        let failing = ctx.features.history_pruning
             && lmr_depth <= history_pruning_max_depth()
-            && c.history < -history_pruning_margin() * depth)
+            && c.history < -history_pruning_margin() * depth;
         // SEE: the quiet move loses material on its square.
-        || (ctx.features.see && !board.see_ge(c.mv, see_quiet_margin() * lmr_depth * lmr_depth))
+        if failing
+            || (ctx.features.see && !board.see_ge(c.mv, see_quiet_margin() * lmr_depth * lmr_depth))
+        {
+            Pruning::Skip
+        } else {
+            Pruning::Search
+        }
     }
 
     /// Step 10. How many plies to extend move `c` by (negative: reduce), or the
@@ -940,6 +958,16 @@ impl Worker {
         self.nmp_min_ply = 0;
         (verified >= beta).then_some(score)
     }
+}
+
+/// What Step 9 does with a move.
+enum Pruning {
+    /// Search it.
+    Search,
+    /// Skip it.
+    Skip,
+    /// Skip it and every later quiet move that does not give check.
+    SkipQuiets,
 }
 
 /// The outcome of a singular-extension test.
