@@ -70,6 +70,9 @@ pub struct MovePicker {
     /// Late move pruning has begun: of the quiet moves still to come only the
     /// checks are handed out (the search would skip every other one).
     quiet_checks_only: bool,
+    /// Set with `quiet_checks_only`: the quiet moves still to come are to be
+    /// searched for a check once, and dropped at once if they hold none.
+    look_for_quiet_checks: bool,
     moves: MoveList,
     /// `scores[i]` orders `moves[i]`.
     scores: StackList<i32, MAX_MOVES>,
@@ -150,6 +153,7 @@ impl MovePicker {
             quiet_checks: false,
             check_squares: None,
             quiet_checks_only: false,
+            look_for_quiet_checks: false,
             moves: MoveList::new(),
             scores: StackList::new(),
             index: 0,
@@ -163,8 +167,24 @@ impl MovePicker {
     /// begins, as it would skip each such move anyway. Captures, promotions
     /// and evasions still come.
     pub fn quiet_checks_only(&mut self, squares: CheckSquares) {
+        if !self.quiet_checks_only {
+            self.look_for_quiet_checks = true;
+        }
         self.quiet_checks_only = true;
         self.check_squares = Some(squares);
+    }
+
+    /// Whether the quiet moves from `index` on can still hand one out; the first
+    /// time after [`MovePicker::quiet_checks_only`] it looks for a check among
+    /// them, so that a list without one is dropped without being sorted.
+    #[inline]
+    fn quiet_moves_left(&mut self, board: &Board) -> bool {
+        if !self.look_for_quiet_checks {
+            return true;
+        }
+        self.look_for_quiet_checks = false;
+        let moves = &self.moves.as_slice()[self.index.min(self.moves.len())..];
+        moves.iter().any(|&mv| self.hands_out_quiet(board, mv))
     }
 
     /// Whether quiet move `mv` is handed out: every one until
@@ -260,6 +280,11 @@ impl MovePicker {
                 Stage::GenerateQuiet => {
                     self.moves.clear();
                     board.quiet_moves(&mut self.moves);
+                    self.index = 0;
+                    if !self.quiet_moves_left(board) {
+                        self.stage = Stage::BadNoisy;
+                        continue;
+                    }
                     self.scores.clear();
                     let keys = self.keys;
                     let terms = QuietTerms::new(board, self.lesser_attacks, self.check_order);
@@ -268,10 +293,13 @@ impl MovePicker {
                             quiet_score(board, mv, histories, &keys) + terms.score(board, mv),
                         );
                     }
-                    self.index = 0;
                     self.stage = Stage::Quiet;
                 }
                 Stage::Quiet => {
+                    if !self.quiet_moves_left(board) {
+                        self.stage = Stage::BadNoisy;
+                        continue;
+                    }
                     if let Some(mv) = self.pick_best() {
                         if mv == self.hash_move
                             || self.is_refutation(mv)
@@ -477,10 +505,9 @@ mod tests {
         assert_eq!(with_hash, ["d2b4", "d2e3"]);
     }
 
-    #[test]
-    fn once_quiet_checks_only_the_quiet_moves_are_checks() {
-        // White's queen can take the knight on b4; the rook and queen have checks.
-        let fen = "4k3/8/8/8/1n6/8/3Q4/R3K3 w - - 0 1";
+    /// Every move a main-search picker hands out when told at once to hand
+    /// out quiet checks only, and every capture and quiet check of `fen`.
+    fn moves_after_quiet_checks_only(fen: &str) -> (Vec<String>, Vec<String>) {
         let board = Board::from_fen(fen).expect("test FEN");
         let histories = Histories::default();
         let ctx = PickerContext {
@@ -493,18 +520,33 @@ mod tests {
         let squares = board.check_squares();
         let mut picker = MovePicker::new(&board, Move::NULL, &histories, ctx);
         picker.quiet_checks_only(squares);
-        let mut handed_out: Vec<Move> =
-            std::iter::from_fn(|| picker.next(&board, &histories)).collect();
-        let mut expected: Vec<Move> = board
+        let uci = |mv: Move| board.move_to_uci(mv, false);
+        let mut handed_out: Vec<String> =
+            std::iter::from_fn(|| picker.next(&board, &histories)).map(uci).collect();
+        let mut expected: Vec<String> = board
             .legal_moves()
             .as_slice()
             .iter()
             .copied()
             .filter(|&mv| board.is_noisy(mv) || board.gives_check_with(mv, &squares))
+            .map(uci)
             .collect();
-        assert!(expected.len() > 2 && expected.len() < board.legal_moves().len());
-        handed_out.sort_by_key(|mv| board.move_to_uci(*mv, false));
-        expected.sort_by_key(|mv| board.move_to_uci(*mv, false));
+        handed_out.sort();
+        expected.sort();
+        (handed_out, expected)
+    }
+
+    #[test]
+    fn once_quiet_checks_only_the_quiet_moves_are_checks() {
+        // White's queen can take the knight on b4; the rook and queen have checks.
+        let (handed_out, expected) =
+            moves_after_quiet_checks_only("4k3/8/8/8/1n6/8/3Q4/R3K3 w - - 0 1");
+        assert!(expected.len() > 2 && expected.len() < 30, "{expected:?}");
+        assert_eq!(handed_out, expected);
+        // No quiet move checks: the capture alone.
+        let (handed_out, expected) =
+            moves_after_quiet_checks_only("7k/8/8/8/8/1n6/8/N6K w - - 0 1");
+        assert_eq!(expected, ["a1b3"]);
         assert_eq!(handed_out, expected);
     }
 
