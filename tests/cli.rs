@@ -79,7 +79,6 @@ fn an_infinite_go_given_as_an_argument_ends_with_the_arguments() {
     assert_eq!(lines.iter().filter(|l| l.starts_with("bestmove ")).count(), 1, "{lines:?}");
 }
 
-/// `git` in the repository, where it is one of its own.
 #[test]
 fn printing_to_a_reader_that_has_gone_ends_quietly() {
     // `tessera --version | head -1`: the reader closes the pipe before the
@@ -94,6 +93,7 @@ fn printing_to_a_reader_that_has_gone_ends_quietly() {
     }
 }
 
+/// `git` in the repository, where it is one of its own.
 fn git(args: &[&str]) -> Option<String> {
     let root = env!("CARGO_MANIFEST_DIR");
     let out = Command::new("git").arg("-C").arg(root).args(args).output().ok()?;

@@ -67,8 +67,8 @@ pub struct MovePicker {
     /// The checks of the position, for the quiet-check stage and for
     /// `quiet_checks_only`.
     check_squares: Option<CheckSquares>,
-    /// Late move pruning has begun: of the quiet moves still to come only the
-    /// checks are handed out (the search would skip every other one).
+    /// Pruning skips the rest of the quiet moves: of those still to come only
+    /// the checks are handed out (the search would skip every other one).
     quiet_checks_only: bool,
     /// Set with `quiet_checks_only`: the quiet moves still to come are to be
     /// searched for a check once, and dropped at once if they hold none.
@@ -163,9 +163,9 @@ impl MovePicker {
     }
 
     /// From now on, hands out no quiet move that does not give check (the
-    /// position's `squares`): the search calls this when late move pruning
-    /// begins, as it would skip each such move anyway. Captures, promotions
-    /// and evasions still come.
+    /// position's `squares`): the search calls this once late move pruning
+    /// or futility skips every later quiet move that does not give check.
+    /// Captures, promotions and evasions still come.
     pub fn quiet_checks_only(&mut self, squares: CheckSquares) {
         if !self.quiet_checks_only {
             self.look_for_quiet_checks = true;
@@ -183,8 +183,7 @@ impl MovePicker {
             return true;
         }
         self.look_for_quiet_checks = false;
-        let moves = &self.moves.as_slice()[self.index.min(self.moves.len())..];
-        moves.iter().any(|&mv| self.hands_out_quiet(board, mv))
+        self.moves.as_slice()[self.index..].iter().any(|&mv| self.hands_out_quiet(board, mv))
     }
 
     /// Whether quiet move `mv` is handed out: every one until
