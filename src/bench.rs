@@ -121,6 +121,5 @@ pub fn run(args: &[String]) -> ExitCode {
         POSITIONS.len(),
         total_time.as_secs_f64()
     );
-    println!("{total_nodes} nodes {nps} nps");
-    ExitCode::SUCCESS
+    crate::print_lines([format!("{total_nodes} nodes {nps} nps")])
 }
