@@ -5,7 +5,7 @@
 
 use board::{Board, Position};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use search::{Features, SearchJob, SearchLimits, Silent, ThreadPool};
+use search::{SearchJob, SearchLimits, Silent, ThreadPool};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -22,17 +22,11 @@ fn search_all(pool: &ThreadPool, millis: u64) -> u64 {
         .iter()
         .map(|fen| {
             let board = Board::from_fen(fen).expect("valid bench FEN");
-            let job = SearchJob {
-                position: Position::new(board),
-                limits: SearchLimits {
-                    move_time: Some(Duration::from_millis(millis)),
-                    ..SearchLimits::default()
-                },
-                multipv: 1,
-                move_overhead: Duration::ZERO,
-                start: Instant::now(),
-                features: Features::default(),
+            let limits = SearchLimits {
+                move_time: Some(Duration::from_millis(millis)),
+                ..SearchLimits::default()
             };
+            let job = SearchJob::new(Position::new(board), limits);
             pool.search_sync(job).map_or(0, |o| o.nodes)
         })
         .sum()

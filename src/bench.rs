@@ -7,7 +7,7 @@ use board::{Board, Position};
 use search::{SearchJob, SearchLimits, Silent, ThreadPool};
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The default bench depth.
 pub const DEFAULT_DEPTH: i32 = 12;
@@ -91,15 +91,9 @@ pub fn run(args: &[String]) -> ExitCode {
             return ExitCode::FAILURE;
         };
         pool.clear();
-        let start = Instant::now();
-        let job = SearchJob {
-            position: Position::new(board),
-            limits: SearchLimits { depth: Some(depth as i32), ..SearchLimits::default() },
-            multipv: 1,
-            move_overhead: Duration::ZERO,
-            start,
-            features,
-        };
+        let limits = SearchLimits { depth: Some(depth as i32), ..SearchLimits::default() };
+        let job = SearchJob { features, ..SearchJob::new(Position::new(board), limits) };
+        let start = job.start;
         let Some(outcome) = pool.search_sync(job) else {
             eprintln!("bench: the search did not finish");
             return ExitCode::FAILURE;

@@ -305,14 +305,7 @@ struct GameNodes {
 
 /// A search of `pos` under `limits` on `pool`.
 fn search(pool: &ThreadPool, pos: &Position, limits: SearchLimits) -> Result<Searched, String> {
-    let job = SearchJob {
-        position: pos.clone(),
-        limits,
-        multipv: 1,
-        move_overhead: Duration::ZERO,
-        start: Instant::now(),
-        features: search::Features::default(),
-    };
+    let job = SearchJob::new(pos.clone(), limits);
     let board = pos.board();
     let result = pool.search_sync(job).ok_or("the search did not finish")?;
     match result.best {

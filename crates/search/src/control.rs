@@ -211,7 +211,6 @@ mod tests {
     use super::*;
     use crate::limits::SearchLimits;
     use board::{Board, Position};
-    use std::time::{Duration, Instant};
 
     fn resources() -> Resources {
         Resources {
@@ -226,14 +225,7 @@ mod tests {
 
     /// A search with `resources`.
     fn search(resources: &Resources) -> Command {
-        let job = SearchJob {
-            position: Position::new(Board::startpos()),
-            limits: SearchLimits::default(),
-            multipv: 1,
-            move_overhead: Duration::ZERO,
-            start: Instant::now(),
-            features: crate::Features::default(),
-        };
+        let job = SearchJob::new(Position::new(Board::startpos()), SearchLimits::default());
         let clock =
             TimeManager::new(&job.limits, job.position.board(), job.move_overhead, job.start);
         Command::Search(Arc::new(Search { job, resources: resources.clone(), clock }))

@@ -45,18 +45,12 @@ fn context<'a>(
     job: &SearchJob,
     tb: &'a Tablebase,
 ) -> SearchContext<'a> {
-    if cluster.ranks() == 1 {
-        return SearchContext {
-            tt,
-            stop,
-            features: job.features,
-            tb,
-            counts: counters.thread(id),
-            current_move: None,
-            share: None,
-        };
-    }
-    let stop = if id == 0 { stop.with_exchange(Exchange::new(cluster, tt)) } else { stop };
+    let (stop, share) = if cluster.ranks() == 1 {
+        (stop, None)
+    } else {
+        let stop = if id == 0 { stop.with_exchange(Exchange::new(cluster, tt)) } else { stop };
+        (stop, Some(Share { cluster, depth: cluster.share_depth(), thread: id }))
+    };
     SearchContext {
         tt,
         stop,
@@ -64,7 +58,7 @@ fn context<'a>(
         tb,
         counts: counters.thread(id),
         current_move: None,
-        share: Some(Share { cluster, depth: cluster.share_depth(), thread: id }),
+        share,
     }
 }
 

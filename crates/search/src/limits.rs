@@ -20,6 +20,22 @@ pub struct SearchJob {
     pub features: crate::Features,
 }
 
+impl SearchJob {
+    /// A search of `position` under `limits`, starting now: one principal
+    /// variation, no time kept in reserve, the default techniques (what a
+    /// bench, a data generator or a test asks for; `go` sets every field).
+    pub fn new(position: Position, limits: SearchLimits) -> SearchJob {
+        SearchJob {
+            position,
+            limits,
+            multipv: 1,
+            move_overhead: Duration::ZERO,
+            start: Instant::now(),
+            features: crate::Features::default(),
+        }
+    }
+}
+
 /// The limits of one search, as given by `go`.
 #[derive(Debug, Clone, Default)]
 pub struct SearchLimits {

@@ -451,14 +451,7 @@ mod tests {
     use std::time::{Duration, Instant};
 
     fn job() -> Arc<SearchJob> {
-        Arc::new(SearchJob {
-            position: Position::new(Board::startpos()),
-            limits: SearchLimits::default(),
-            multipv: 1,
-            move_overhead: Duration::ZERO,
-            start: Instant::now(),
-            features: crate::Features::default(),
-        })
+        Arc::new(SearchJob::new(Position::new(Board::startpos()), SearchLimits::default()))
     }
 
     #[test]

@@ -4,10 +4,10 @@
 //! the search never reports: the test fails on its deadline.
 
 use board::{Board, Position};
-use search::{Features, SearchJob, SearchLimits, Silent, ThreadPool};
+use search::{SearchJob, SearchLimits, Silent, ThreadPool};
 use std::sync::Arc;
 use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Positions rich in castling (standard and Chess960), en passant, promotions
 /// with and without capture, and checks.
@@ -28,14 +28,8 @@ fn the_search_keeps_the_accumulators_exact() {
         let mut nodes = 0;
         for fen in POSITIONS {
             let board = Board::from_fen(fen).expect("valid FEN");
-            let job = SearchJob {
-                position: Position::new(board),
-                limits: SearchLimits { depth: Some(8), ..SearchLimits::default() },
-                multipv: 1,
-                move_overhead: Duration::ZERO,
-                start: Instant::now(),
-                features: Features::default(),
-            };
+            let limits = SearchLimits { depth: Some(8), ..SearchLimits::default() };
+            let job = SearchJob::new(Position::new(board), limits);
             let outcome = pool.search_sync(job).expect("the search ends");
             assert!(outcome.best.is_some_and(|m| board.is_legal(m)));
             nodes += outcome.nodes;

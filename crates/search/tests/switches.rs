@@ -5,19 +5,12 @@
 use board::{Board, Position};
 use search::{Features, SearchJob, SearchLimits, SearchOutcome, Silent, ThreadPool};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 use tt::MATE;
 
 fn search(pool: &ThreadPool, fen: &str, depth: i32) -> (Board, SearchOutcome) {
     let board = Board::from_fen(fen).expect("valid FEN");
-    let job = SearchJob {
-        position: Position::new(board),
-        limits: SearchLimits { depth: Some(depth), ..SearchLimits::default() },
-        multipv: 1,
-        move_overhead: Duration::ZERO,
-        start: Instant::now(),
-        features: Features::ALL,
-    };
+    let limits = SearchLimits { depth: Some(depth), ..SearchLimits::default() };
+    let job = SearchJob { features: Features::ALL, ..SearchJob::new(Position::new(board), limits) };
     (board, pool.search_sync(job).expect("the search ends"))
 }
 

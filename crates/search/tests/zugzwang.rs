@@ -4,19 +4,12 @@
 use board::{Board, Position};
 use search::{Features, SearchJob, SearchLimits, Silent, ThreadPool};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 fn best_move(fen: &str, depth: i32, features: Features) -> String {
     let pool = ThreadPool::new(1, 16, Arc::new(Silent));
     let board = Board::from_fen(fen).expect("valid FEN");
-    let job = SearchJob {
-        position: Position::new(board),
-        limits: SearchLimits { depth: Some(depth), ..SearchLimits::default() },
-        multipv: 1,
-        move_overhead: Duration::ZERO,
-        start: Instant::now(),
-        features,
-    };
+    let limits = SearchLimits { depth: Some(depth), ..SearchLimits::default() };
+    let job = SearchJob { features, ..SearchJob::new(Position::new(board), limits) };
     let outcome = pool.search_sync(job).expect("the search ends");
     let best = outcome.best.expect("a legal move");
     board.move_to_uci(best, false)
