@@ -11,7 +11,8 @@ and the trainer links the engine's evaluation: after a change of
 example `git apply docs/experiments/king-buckets.patch`) no shipped net fits
 until one has been trained. This writes one that fits, every weight 0, in the
 file format of crates/eval/src/nnue/network.rs: its header's version, QA, QB
-and SCALE are copied from the shipped net, so the two cannot disagree.
+and SCALE are copied from the shipped net, so the two cannot disagree, and so
+are its hidden size and output buckets unless given.
 """
 
 import argparse
@@ -32,13 +33,15 @@ def shipped_net():
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", required=True)
-    ap.add_argument("--hidden", type=int, default=384)
-    ap.add_argument("--output-buckets", type=int, default=8)
+    ap.add_argument("--hidden", type=int, help="default: the shipped net's")
+    ap.add_argument("--output-buckets", type=int, help="default: the shipped net's")
     ap.add_argument("--king-buckets", type=int, default=1)
     ap.add_argument("--mirrored", action="store_true")
     args = ap.parse_args()
 
-    version, _, qa, qb, scale, _ = struct.unpack("<6H", shipped_net().read_bytes()[4:16])
+    version, hidden, qa, qb, scale, shipped = struct.unpack("<6H", shipped_net().read_bytes()[4:16])
+    args.hidden = args.hidden or hidden
+    args.output_buckets = args.output_buckets or ((shipped >> 8) & 0x1F) + 1
     king = 0 if args.king_buckets == 1 and not args.mirrored else args.king_buckets
     layout = king | (0x8000 if args.mirrored else 0) | (args.output_buckets - 1) << 8
     header = b"TSNN" + struct.pack("<6H", version, args.hidden, qa, qb, scale, layout)
