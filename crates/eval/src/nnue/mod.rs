@@ -102,6 +102,16 @@ mod tests {
         assert_eq!(bytes.len(), file_len(HIDDEN, OUTPUT_BUCKETS));
     }
 
+    /// The compile-time reading (the first layer taken as one block) gives
+    /// the network that the run-time reading of the same file gives.
+    #[test]
+    fn the_embedded_network_is_its_file_read_at_run_time() {
+        let bytes = include_bytes!(concat!(env!("OUT_DIR"), "/network.nnue"));
+        let read = Network::from_bytes_boxed(bytes).expect("the embedded file loads");
+        assert!(*read == EMBEDDED);
+        assert!(EMBEDDED.feature_weights.iter().flatten().any(|&w| w != 0));
+    }
+
     #[test]
     fn the_embedded_network_is_shared_not_copied() {
         let (a, b) = (embedded(), embedded());

@@ -16,9 +16,9 @@
 //! | then | output biases: B `i32` |
 //!
 //! Nothing may follow: a file of H neurons and B output buckets is
-//! [`file_len`]`(H, B)` bytes. The
-//! same [`Network::from_bytes`] reads the embedded default net at compile time
-//! and an `EvalFile` at run time. The engine only reads networks; the trainer,
+//! [`file_len`]`(H, B)` bytes. [`Network::from_bytes`] reads the embedded
+//! default net at compile time, [`Network::load`] an `EvalFile` at run time,
+//! with the same checks of the header and the length. The engine only reads networks; the trainer,
 //! which writes them at any size, builds each file's header with [`header`]
 //! and its evaluation on [`output_layer`], so both follow this one declaration.
 
@@ -169,15 +169,45 @@ impl Network {
     /// returned by value: at run time prefer [`Network::from_bytes_boxed`],
     /// which never holds a network on the stack.
     pub const fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
+        if let Err(e) = Self::check_len(bytes) {
+            return Err(e);
+        }
         let mut net = Network {
-            feature_weights: [[0; HIDDEN]; INPUTS],
+            feature_weights: Self::feature_block(bytes),
             feature_biases: [0; HIDDEN],
             output_weights: [[[0; HIDDEN]; 2]; OUTPUT_BUCKETS],
             output_bias: [0; OUTPUT_BUCKETS],
         };
-        match net.read(bytes) {
-            Ok(()) => Ok(net),
-            Err(e) => Err(e),
+        net.read_after_features(bytes);
+        Ok(net)
+    }
+
+    /// The first layer's weights of a file that [`check_len`](Self::check_len)
+    /// accepted, taken as one block where the target is little-endian like
+    /// the file. Compile-time evaluation interprets every step: the loop of
+    /// [`read`](Self::read) spends seconds on a net with king buckets (and
+    /// rustc then warns that the evaluation is taking long), the block a
+    /// copy. It returns most of the net by value, which suits compile time; at
+    /// run time [`read`](Self::read) fills a net on the heap in place.
+    const fn feature_block(bytes: &[u8]) -> [[i16; HIDDEN]; INPUTS] {
+        const LEN: usize = 2 * INPUTS * HIDDEN;
+        let Some(block) = bytes.split_at(HEADER).1.first_chunk::<LEN>() else {
+            panic!("check_len accepts only a file that holds the first layer")
+        };
+        if cfg!(target_endian = "little") {
+            // SAFETY: both types are LEN bytes of plain integers, for which
+            // every bit pattern is valid, and on a little-endian target each
+            // pair of the file's bytes (little-endian `i16`s, feature-major)
+            // is the `i16` at the same place of `[[i16; HIDDEN]; INPUTS]`.
+            unsafe { core::mem::transmute::<[u8; LEN], [[i16; HIDDEN]; INPUTS]>(*block) }
+        } else {
+            let mut weights = [[0; HIDDEN]; INPUTS];
+            let mut i = 0;
+            while i < INPUTS * HIDDEN {
+                weights[i / HIDDEN][i % HIDDEN] = read_i16(bytes, HEADER + 2 * i);
+                i += 1;
+            }
+            weights
         }
     }
 
@@ -270,8 +300,8 @@ impl Network {
         (read_u16(bytes, 14) >> 8 & 0x1f) as usize + 1
     }
 
-    /// Reads a network file into `self` (usable in `const` context).
-    const fn read(&mut self, bytes: &[u8]) -> Result<(), NetError> {
+    /// Checks a network file's header and its length against this engine.
+    const fn check_len(bytes: &[u8]) -> Result<(), NetError> {
         let expected = match Self::check_header(bytes) {
             Ok(len) => len,
             Err(e) => return Err(e),
@@ -279,18 +309,26 @@ impl Network {
         if bytes.len() != expected {
             return Err(NetError::Size { expected, found: bytes.len() });
         }
-        let net = self;
-        let mut at = HEADER;
-        let mut f = 0;
-        while f < INPUTS {
-            let mut j = 0;
-            while j < HIDDEN {
-                net.feature_weights[f][j] = read_i16(bytes, at);
-                at += 2;
-                j += 1;
+        Ok(())
+    }
+
+    /// Reads a network file into `self`, in place.
+    fn read(&mut self, bytes: &[u8]) -> Result<(), NetError> {
+        Self::check_len(bytes)?;
+        for (f, row) in self.feature_weights.iter_mut().enumerate() {
+            for (j, w) in row.iter_mut().enumerate() {
+                *w = read_i16(bytes, HEADER + 2 * (f * HIDDEN + j));
             }
-            f += 1;
         }
+        self.read_after_features(bytes);
+        Ok(())
+    }
+
+    /// Reads what follows the first layer's weights in a file that
+    /// [`check_len`](Self::check_len) accepted (usable in `const` context).
+    const fn read_after_features(&mut self, bytes: &[u8]) {
+        let net = self;
+        let mut at = HEADER + 2 * INPUTS * HIDDEN;
         let mut j = 0;
         while j < HIDDEN {
             net.feature_biases[j] = read_i16(bytes, at);
@@ -325,7 +363,6 @@ impl Network {
             net.output_bias[bucket] = net.output_bias[0];
             bucket += 1;
         }
-        Ok(())
     }
 
     /// Reads a network file from disk with bounds ([`infile`]): only a
