@@ -2,7 +2,7 @@
 //!
 //! Each game starts from 8 or 9 random legal plies (after a random line of
 //! `--openings`, if given), kept only when a verification search scores the
-//! position within ±[`MAX_OPENING_SCORE`] cp. Then both sides search with a soft
+//! position within ±`MAX_OPENING_SCORE` cp. Then both sides search with a soft
 //! limit of `--nodes` nodes a move (one search thread per game, `--threads`
 //! games at once). Every searched position is recorded with its score and the
 //! game's result in the binary game format of the `gamedata` crate; filtering is

@@ -1,4 +1,4 @@
-//! UCI options, declared once. Each line of [`declare_options!`] below names
+//! UCI options, declared once. Each line of `declare_options!` below names
 //! an option, its kind (with default and range) and the field of [`Settings`]
 //! it sets; from that one list come the `Settings` struct, the
 //! `option name ...` lines of the `uci` reply and the parsing of `setoption`.

@@ -53,7 +53,7 @@ pub trait Cluster: Send + Sync {
     /// A search starts on this rank (thread 0, before any other call for it).
     fn begin(&self) {}
 
-    /// Thread 0, every [`CHECK_INTERVAL`](crate::stop::CHECK_INTERVAL) nodes:
+    /// Thread 0, every `stop::CHECK_INTERVAL` nodes:
     /// exchange entries with the other ranks when an exchange is due (storing
     /// what arrived into `tt` through the normal store), having searched `nodes`
     /// on this rank. Returns the other ranks' nodes in this search, as last heard.

@@ -8,7 +8,7 @@
 //! so the pool pins each thread to the CPUs of one node (threads spread over
 //! the nodes in proportion to their CPUs) before the thread allocates
 //! anything, and gives each node its own copy of the network, made by a thread
-//! of that node ([`NumaNodes::network_for`]). On a machine with one node, the
+//! of that node (`NumaNodes::network_for`). On a machine with one node, the
 //! default policy pins nothing: the operating system schedules the threads as
 //! it likes.
 //!
@@ -350,7 +350,7 @@ mod affinity {
         Some((0..MAX_CPUS).filter(|&cpu| unsafe { libc::CPU_ISSET(cpu, &set) }).collect())
     }
 
-    /// Pins the calling thread to `cpus` (those at or above [`MAX_CPUS`] are
+    /// Pins the calling thread to `cpus` (those at or above `MAX_CPUS` are
     /// ignored). An error (no CPU left, or the system refuses) leaves the
     /// thread as it was.
     pub fn bind_current_thread(cpus: &[usize]) -> std::io::Result<()> {

@@ -4,7 +4,7 @@
 //! What each technique was measured to be worth, and how the margins were
 //! chosen, is recorded in docs/search.md.
 //!
-//! Every parameter is declared once, in [`tunables!`], and read the same way:
+//! Every parameter is declared once, in `tunables!`, and read the same way:
 //! through an accessor of its name (`rfp_margin()`, `iir_min_depth()`). A
 //! tunable entry carries its default, range and step: its accessor is a
 //! `const fn` returning the default in the default build, so the search
@@ -17,7 +17,7 @@
 #[cfg(feature = "tune")]
 use std::sync::atomic::{AtomicI32, Ordering};
 
-/// One tunable parameter, as declared in [`tunables!`].
+/// One tunable parameter, as declared in `tunables!`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Tunable {
     /// The name: of its accessor, its UCI option and its SPSA line.
@@ -37,7 +37,7 @@ pub struct Tunable {
     pub doc: &'static str,
 }
 
-/// One fixed parameter, as declared in [`tunables!`]: a value the search
+/// One fixed parameter, as declared in `tunables!`: a value the search
 /// reads through its accessor, which tuning does not move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Fixed {
@@ -69,7 +69,7 @@ impl Tunable {
 ///   token tree: a literal, a negative one in parentheses (`(-20)`), or a
 ///   constant declared elsewhere in braces (`{ tt::Replacement::DEFAULT.age_weight }`).
 ///   From these come [`TUNABLES`], [`defaults`], the accessors (constants by
-///   default, atomics with the `tune` feature) and, under `tune`, [`set`];
+///   default, atomics with the `tune` feature) and, under `tune`, `set`;
 /// - a fixed parameter: `fixed name: type = value;`. From these come [`FIXED`]
 ///   and the accessors (`const fn` in every build).
 ///

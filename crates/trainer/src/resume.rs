@@ -46,7 +46,7 @@ pub fn write(path: &Path, identity: &str, snapshot: &Snapshot) -> Result<(), Str
     std::fs::rename(&temporary, path).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-/// Reads a state written by [`write`]: the run's identity and its snapshot,
+/// Reads a state written by [`write()`]: the run's identity and its snapshot,
 /// the optimiser's settings taken from `optimiser` (only its state is stored).
 pub fn read(path: &Path, optimiser: &AdamW) -> Result<(String, Snapshot), String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;

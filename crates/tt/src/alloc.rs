@@ -6,7 +6,7 @@
 //! anonymous `mmap` (size rounded up to a multiple of [`HUGE_PAGE`], start aligned
 //! to it), and `madvise(MADV_HUGEPAGE)` is called **before** any page is touched.
 //! The kernel hands out such memory zeroed, and an all-zero element is the empty
-//! one ([`Zeroable`]), so nothing needs writing: the placement's threads only
+//! one ([`Zeroable`](real::Zeroable)), so nothing needs writing: the placement's threads only
 //! write one element per 4 KiB page, which makes the kernel fault the page in (and
 //! zero it) on that thread, and so on that thread's NUMA node. Smaller buffers and
 //! other systems use `alloc_zeroed` (for alignments above 16 bytes the system

@@ -1,6 +1,6 @@
 //! The network's two hot kernels — the fused accumulator update and the
 //! SCReLU dot product of the output layer — on each instruction set: the
-//! portable Rust ([`portable`], which the compiler vectorises) and explicit
+//! portable Rust (`portable`, which the compiler vectorises) and explicit
 //! `std::arch` code for AVX2 and for AVX-512 (F and BW).
 //!
 //! Every path gives bit-identical results (the tests compare them on random
@@ -122,7 +122,7 @@ impl Path {
     }
 
     /// `Σ clamp(x, 0, QA)² × w` over the first `min(len)` neurons of `values`
-    /// and `weights`, exactly as [`portable::screlu_dot`] computes it.
+    /// and `weights`, exactly as `portable::screlu_dot` computes it.
     ///
     /// # Panics
     ///
