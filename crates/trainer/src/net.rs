@@ -148,10 +148,61 @@ impl Scratch {
     }
 }
 
+/// The first layer as a forward pass adds it up: `INPUTS × hidden` weights,
+/// feature-major. A plain net's are its own parameters; a factorised net's are
+/// each feature's own row plus its virtual feature's row, summed here once
+/// (after each optimiser step) rather than in every forward pass, so that the
+/// factoriser costs a sample no more than a plain net does.
+#[derive(Clone, Debug, Default)]
+pub struct FirstLayer {
+    /// The summed rows of a factorised net (empty for a plain one).
+    folded: Vec<f32>,
+}
+
+impl FirstLayer {
+    /// The first layer of `params`.
+    pub fn of(layout: Layout, params: &[f32]) -> FirstLayer {
+        let mut first = FirstLayer::default();
+        first.refresh(layout, params);
+        first
+    }
+
+    /// Sums the rows again after `params` changed.
+    pub fn refresh(&mut self, layout: Layout, params: &[f32]) {
+        if !layout.factorised {
+            self.folded.clear();
+            return;
+        }
+        let (h, wf) = (layout.hidden, layout.wf().start);
+        self.folded.resize(INPUTS * h, 0.0);
+        for (f, row) in self.folded.chunks_exact_mut(h).enumerate() {
+            let own = &params[f * h..][..h];
+            let shared = &params[wf + virtual_feature(f) * h..][..h];
+            for ((w, &o), &s) in row.iter_mut().zip(own).zip(shared) {
+                *w = o + s;
+            }
+        }
+    }
+
+    /// The weights, feature-major: `params`' own first layer for a plain net.
+    #[inline(always)]
+    pub fn weights<'a>(&'a self, layout: Layout, params: &'a [f32]) -> &'a [f32] {
+        if layout.factorised { &self.folded } else { &params[layout.w1()] }
+    }
+}
+
 /// The network's raw output for `sample` (`× SCALE` = centipawns); leaves the
-/// accumulators in `scratch` for [`backward`].
-pub fn forward(layout: Layout, params: &[f32], sample: &Sample, scratch: &mut Scratch) -> f32 {
+/// accumulators in `scratch` for [`backward`]. `first` is `params`' first
+/// layer ([`FirstLayer::of`] them).
+pub fn forward(
+    layout: Layout,
+    params: &[f32],
+    first: &FirstLayer,
+    sample: &Sample,
+    scratch: &mut Scratch,
+) -> f32 {
     let h = layout.hidden;
+    let w1 = first.weights(layout, params);
     let b1 = &params[layout.b1()];
     scratch.acc_us.copy_from_slice(b1);
     scratch.acc_them.copy_from_slice(b1);
@@ -164,19 +215,10 @@ pub fn forward(layout: Layout, params: &[f32], sample: &Sample, scratch: &mut Sc
         }
     });
     for i in 0..scratch.count {
-        let row = &params[scratch.features_us[i] * h..][..h];
+        let row = &w1[scratch.features_us[i] * h..][..h];
         scratch.acc_us.iter_mut().zip(row).for_each(|(a, w)| *a += w);
-        let row = &params[scratch.features_them[i] * h..][..h];
+        let row = &w1[scratch.features_them[i] * h..][..h];
         scratch.acc_them.iter_mut().zip(row).for_each(|(a, w)| *a += w);
-    }
-    if layout.factorised {
-        let wf = layout.wf().start;
-        for i in 0..scratch.count {
-            let row = &params[wf + virtual_feature(scratch.features_us[i]) * h..][..h];
-            scratch.acc_us.iter_mut().zip(row).for_each(|(a, w)| *a += w);
-            let row = &params[wf + virtual_feature(scratch.features_them[i]) * h..][..h];
-            scratch.acc_them.iter_mut().zip(row).for_each(|(a, w)| *a += w);
-        }
     }
     scratch.bucket = layout.bucket_of(sample);
     let w2 = &params[layout.w2_of(scratch.bucket)];
@@ -196,7 +238,8 @@ pub fn loss(out: f32, target: f32) -> (f32, f32) {
 }
 
 /// Adds `d_out ×` the gradient of the output by every parameter to `grad`,
-/// using the accumulators [`forward`] left in `scratch`.
+/// using the accumulators [`forward`] left in `scratch`, except the
+/// factoriser's: [`add_factoriser_gradient`] adds that once for a whole batch.
 pub fn backward(layout: Layout, params: &[f32], scratch: &Scratch, d_out: f32, grad: &mut [f32]) {
     let h = layout.hidden;
     let w2 = &params[layout.w2_of(scratch.bucket)];
@@ -224,14 +267,23 @@ pub fn backward(layout: Layout, params: &[f32], scratch: &Scratch, d_out: f32, g
         let row = &mut grad[scratch.features_them[i] * h..][..h];
         row.iter_mut().zip(&d_them[..h]).for_each(|(g, d)| *g += d);
     }
-    if layout.factorised {
-        let wf = layout.wf().start;
-        for i in 0..scratch.count {
-            let row = &mut grad[wf + virtual_feature(scratch.features_us[i]) * h..][..h];
-            row.iter_mut().zip(&d_us[..h]).for_each(|(g, d)| *g += d);
-            let row = &mut grad[wf + virtual_feature(scratch.features_them[i]) * h..][..h];
-            row.iter_mut().zip(&d_them[..h]).for_each(|(g, d)| *g += d);
-        }
+}
+
+/// Adds the factoriser's gradient to `grad` from the first-layer rows that
+/// [`backward`] filled: a virtual feature's row moves every feature that
+/// shares it, so its gradient is the sum of theirs. Called once on a batch's
+/// gradient, after all its samples' backward passes: summing the rows once
+/// costs less than adding each sample's features twice.
+pub fn add_factoriser_gradient(layout: Layout, grad: &mut [f32]) {
+    if !layout.factorised {
+        return;
+    }
+    let h = layout.hidden;
+    let (rows, rest) = grad.split_at_mut(layout.wf().start);
+    let shared = &mut rest[..VIRTUAL_FEATURES * h];
+    for (f, row) in rows[layout.w1()].chunks_exact(h).enumerate() {
+        let target = &mut shared[virtual_feature(f) * h..][..h];
+        target.iter_mut().zip(row).for_each(|(g, d)| *g += d);
     }
 }
 
@@ -287,6 +339,23 @@ mod factoriser_tests {
         assert_eq!(layout.effective_w1(&params, sharing, 0), 1.0);
         assert_eq!(layout.effective_w1(&params, other, 0), 0.0);
     }
+
+    #[test]
+    fn the_folded_first_layer_is_the_effective_weights() {
+        let layout = Layout { hidden: 3, factorised: true, output_buckets: 1 };
+        let mut params = initial_params(layout, 7);
+        params[layout.wf()].iter_mut().enumerate().for_each(|(i, w)| *w = i as f32 * 1e-3);
+        let first = FirstLayer::of(layout, &params);
+        let weights = first.weights(layout, &params);
+        for f in 0..INPUTS {
+            for j in 0..layout.hidden {
+                assert_eq!(weights[f * layout.hidden + j], layout.effective_w1(&params, f, j));
+            }
+        }
+        let plain = Layout { factorised: false, ..layout };
+        let params = initial_params(plain, 7);
+        assert_eq!(FirstLayer::of(plain, &params).weights(plain, &params), &params[plain.w1()]);
+    }
 }
 
 #[cfg(test)]
@@ -310,11 +379,11 @@ mod tests {
 
     /// The mean loss of `params` over `samples`, in f64.
     fn mean_loss(layout: Layout, params: &[f32], samples: &[Sample]) -> f64 {
-        let mut scratch = Scratch::new(layout);
+        let (mut scratch, first) = (Scratch::new(layout), FirstLayer::of(layout, params));
         let total: f64 = samples
             .iter()
             .map(|s| {
-                let out = forward(layout, params, s, &mut scratch);
+                let out = forward(layout, params, &first, s, &mut scratch);
                 f64::from(loss(out, s.target(0.3, 400.0)).0)
             })
             .sum();
@@ -322,13 +391,14 @@ mod tests {
     }
 
     fn analytic_gradient(layout: Layout, params: &[f32], samples: &[Sample]) -> Vec<f32> {
-        let mut scratch = Scratch::new(layout);
+        let (mut scratch, first) = (Scratch::new(layout), FirstLayer::of(layout, params));
         let mut grad = vec![0.0; layout.len()];
         for s in samples {
-            let out = forward(layout, params, s, &mut scratch);
+            let out = forward(layout, params, &first, s, &mut scratch);
             let (_, d_out) = loss(out, s.target(0.3, 400.0));
             backward(layout, params, &scratch, d_out / samples.len() as f32, &mut grad);
         }
+        add_factoriser_gradient(layout, &mut grad);
         grad
     }
 
@@ -367,9 +437,9 @@ mod tests {
         params[layout.wf()].iter_mut().for_each(|w| *w *= 0.1);
         params[layout.b1()].iter_mut().enumerate().for_each(|(j, b)| *b = 0.3 + 0.1 * j as f32);
         params[layout.w2()].iter_mut().for_each(|w| *w *= 8.0);
-        let mut scratch = Scratch::new(layout);
+        let (mut scratch, first) = (Scratch::new(layout), FirstLayer::of(layout, &params));
         for s in samples() {
-            forward(layout, &params, &s, &mut scratch);
+            forward(layout, &params, &first, &s, &mut scratch);
             for &a in scratch.acc_us.iter().chain(&scratch.acc_them) {
                 assert!(a > 0.02 && a < 0.98, "accumulator {a} too near a kink");
             }

@@ -4,7 +4,7 @@
 //! [`Network`](eval::nnue::Network); one of another shape is what an engine
 //! built with that `HIDDEN` and `OUTPUT_BUCKETS` reads.
 
-use crate::net::{Layout, Scratch, forward};
+use crate::net::{FirstLayer, Layout, Scratch, forward};
 use crate::netfile::NetworkFile;
 use crate::sample::Sample;
 use eval::nnue::{QA, QB, SCALE};
@@ -61,10 +61,10 @@ pub fn quantise_corrected(layout: Layout, params: &[f32], samples: &[Sample]) ->
     if used.is_empty() {
         return net;
     }
-    let mut scratch = Scratch::new(layout);
+    let (mut scratch, first) = (Scratch::new(layout), FirstLayer::of(layout, params));
     let mut sums = vec![(0f64, 0usize); layout.output_buckets];
     for s in used {
-        let float = forward(layout, params, s, &mut scratch) * SCALE as f32;
+        let float = forward(layout, params, &first, s, &mut scratch) * SCALE as f32;
         let sum = &mut sums[layout.bucket_of(s)];
         sum.0 += f64::from(float) - f64::from(integer_eval(&net, s));
         sum.1 += 1;
@@ -85,10 +85,10 @@ pub fn quantisation_error(
     net: &NetworkFile,
     samples: &[Sample],
 ) -> (f64, f64) {
-    let mut scratch = Scratch::new(layout);
+    let (mut scratch, first) = (Scratch::new(layout), FirstLayer::of(layout, params));
     let (mut total, mut worst) = (0f64, 0f64);
     for s in samples {
-        let float = f64::from(forward(layout, params, s, &mut scratch)) * f64::from(SCALE);
+        let float = f64::from(forward(layout, params, &first, s, &mut scratch)) * f64::from(SCALE);
         let diff = (float - f64::from(integer_eval(net, s))).abs();
         total += diff;
         worst = worst.max(diff);
@@ -98,7 +98,8 @@ pub fn quantisation_error(
 
 /// The float net's evaluation in centipawns for the side to move.
 pub fn float_eval(layout: Layout, params: &[f32], sample: &Sample) -> f32 {
-    forward(layout, params, sample, &mut Scratch::new(layout)) * SCALE as f32
+    let first = FirstLayer::of(layout, params);
+    forward(layout, params, &first, sample, &mut Scratch::new(layout)) * SCALE as f32
 }
 
 #[cfg(test)]

@@ -1,7 +1,9 @@
 //! The training loop: shuffled mini-batches split over threads, AdamW with a
 //! cosine-decaying learning rate, a validation loss every epoch, checkpoints.
 
-use crate::net::{Layout, Scratch, backward, forward, initial_params, loss};
+use crate::net::{
+    FirstLayer, Layout, Scratch, add_factoriser_gradient, backward, forward, initial_params, loss,
+};
 use crate::optim::AdamW;
 use crate::resume::Snapshot;
 use crate::sample::Sample;
@@ -104,6 +106,7 @@ pub fn mean_loss(
         return f64::NAN;
     }
     let chunk = samples.len().div_ceil(threads.max(1));
+    let first = &FirstLayer::of(layout, params);
     let total: f64 = std::thread::scope(|scope| {
         let handles: Vec<_> = samples
             .chunks(chunk)
@@ -112,7 +115,7 @@ pub fn mean_loss(
                     let mut scratch = Scratch::new(layout);
                     part.iter()
                         .map(|s| {
-                            let out = forward(layout, params, s, &mut scratch);
+                            let out = forward(layout, params, first, s, &mut scratch);
                             f64::from(loss(out, s.target(lambda, SCALE as f32)).0)
                         })
                         .sum::<f64>()
@@ -137,7 +140,7 @@ pub fn shuffle(samples: &mut [Sample], rng: &mut rand_pcg::Pcg64) {
 /// summed loss of `part`.
 fn part_gradient(
     layout: Layout,
-    params: &[f32],
+    weights: &Weights,
     part: &[Sample],
     batch_len: usize,
     lambda: f32,
@@ -147,13 +150,28 @@ fn part_gradient(
     grad.iter_mut().for_each(|g| *g = 0.0);
     let scale = 1.0 / batch_len as f32;
     let mut total = 0f64;
+    let (params, first) = (&weights.params, &weights.first);
     for s in part {
-        let out = forward(layout, params, s, scratch);
+        let out = forward(layout, params, first, s, scratch);
         let (l, d_out) = loss(out, s.target(lambda, SCALE as f32));
         total += f64::from(l);
         backward(layout, params, scratch, d_out * scale, grad);
     }
+    add_factoriser_gradient(layout, grad);
     total
+}
+
+/// The parameters and their first layer as a forward pass reads it, kept in
+/// step: the first layer is refreshed after every change of the parameters.
+struct Weights {
+    params: Vec<f32>,
+    first: FirstLayer,
+}
+
+impl Weights {
+    fn new(layout: Layout, params: Vec<f32>) -> Weights {
+        Weights { first: FirstLayer::of(layout, &params), params }
+    }
 }
 
 /// One batch's share for a helper thread: its samples, the batch's size and
@@ -178,7 +196,7 @@ impl<'a> Helper<'a> {
     fn spawn(
         scope: &'a std::thread::Scope<'a, '_>,
         layout: Layout,
-        params: &'a RwLock<Vec<f32>>,
+        weights: &'a RwLock<Weights>,
         lambda: f32,
     ) -> Helper<'a> {
         let (shares, inbox) = std::sync::mpsc::channel::<Share<'a>>();
@@ -186,17 +204,17 @@ impl<'a> Helper<'a> {
         scope.spawn(move || {
             let mut scratch = Scratch::new(layout);
             for mut share in inbox {
-                let params = params.read().unwrap_or_else(|e| e.into_inner());
+                let weights = weights.read().unwrap_or_else(|e| e.into_inner());
                 let total = part_gradient(
                     layout,
-                    &params,
+                    &weights,
                     share.part,
                     share.batch_len,
                     lambda,
                     &mut share.grad,
                     &mut scratch,
                 );
-                drop(params);
+                drop(weights);
                 if outbox.send((share.grad, total)).is_err() {
                     break;
                 }
@@ -250,7 +268,7 @@ pub fn train(
     };
     assert_eq!(params.len(), layout.len(), "initial parameters of another shape");
     assert_eq!(adam.moments().0.len(), layout.len(), "an optimiser of another shape");
-    let params = RwLock::new(params);
+    let weights = RwLock::new(Weights::new(layout, params));
     let threads = config.threads.max(1);
     let mut grads: Vec<Vec<f32>> = vec![vec![0.0; layout.len()]; threads];
     let mut scratch = Scratch::new(layout);
@@ -275,7 +293,7 @@ pub fn train(
         let mut last_progress = Instant::now();
         std::thread::scope(|scope| {
             let helpers: Vec<Helper> =
-                (1..threads).map(|_| Helper::spawn(scope, layout, &params, lambda)).collect();
+                (1..threads).map(|_| Helper::spawn(scope, layout, &weights, lambda)).collect();
             for (b, batch) in train.chunks(batch_size).enumerate() {
                 let chunk = batch.len().div_ceil(threads);
                 let parts: Vec<&[Sample]> = batch.chunks(chunk).collect();
@@ -288,7 +306,7 @@ pub fn train(
                 let mut losses = vec![0f64; parts.len()];
                 losses[0] = part_gradient(
                     layout,
-                    &params.read().unwrap_or_else(|e| e.into_inner()),
+                    &weights.read().unwrap_or_else(|e| e.into_inner()),
                     parts[0],
                     batch.len(),
                     lambda,
@@ -305,12 +323,11 @@ pub fn train(
                     first[0].iter_mut().zip(other).for_each(|(a, b)| *a += b);
                 }
                 let lr = learning_rate(config, step, total_steps);
-                adam.step(
-                    layout,
-                    &mut params.write().unwrap_or_else(|e| e.into_inner()),
-                    &first[0],
-                    lr,
-                );
+                let mut weights = weights.write().unwrap_or_else(|e| e.into_inner());
+                adam.step(layout, &mut weights.params, &first[0], lr);
+                let Weights { params, first } = &mut *weights;
+                first.refresh(layout, params);
+                drop(weights);
                 step += 1;
                 epoch_loss += losses.iter().sum::<f64>();
                 samples_done += batch.len() as u64;
@@ -327,11 +344,11 @@ pub fn train(
                 }
             }
         });
-        let params = params.read().unwrap_or_else(|e| e.into_inner());
+        let params = &weights.read().unwrap_or_else(|e| e.into_inner()).params;
         let report = EpochReport {
             epoch,
             train_loss: epoch_loss / train.len().max(1) as f64,
-            validation_loss: mean_loss(layout, &params, validation, config.lambda, threads),
+            validation_loss: mean_loss(layout, params, validation, config.lambda, threads),
             lr: learning_rate(config, step, total_steps),
             samples_per_second: train.len() as f64 / epoch_start.elapsed().as_secs_f64(),
         };
@@ -339,7 +356,7 @@ pub fn train(
             Snapshot { epochs_done: epoch, params: params.clone(), optimiser: adam.clone() };
         on_epoch(&report, &snapshot);
     }
-    params.into_inner().unwrap_or_else(|e| e.into_inner())
+    weights.into_inner().unwrap_or_else(|e| e.into_inner()).params
 }
 
 #[cfg(test)]
@@ -375,6 +392,30 @@ mod tests {
         let last = &reports[reports.len() - 1];
         assert!(last.train_loss < first.train_loss * 0.7, "{first:?} -> {last:?}");
         assert!(last.validation_loss < before * 0.5, "validation {before} -> {last:?}");
+    }
+
+    #[test]
+    fn a_factorised_run_trains_the_shared_rows() {
+        // The factoriser's rows start at zero and learn only from the gradient
+        // that `add_factoriser_gradient` sums: without it they would stay zero.
+        let mut data = synthetic(4000);
+        let config = Config {
+            hidden: 8,
+            factorised: true,
+            epochs: 1,
+            batch_size: 512,
+            lr: 0.01,
+            threads: 2,
+            ..Config::default()
+        };
+        let layout = config.layout();
+        let params = train(&config, &mut data, &[], Start::Fresh, |_, _| {}, |_, _, _, _| {});
+        let moved = params[layout.wf()].iter().filter(|w| w.abs() > 1e-4).count();
+        assert!(
+            moved > layout.wf().len() / 2,
+            "{moved} of {} shared weights moved",
+            layout.wf().len()
+        );
     }
 
     #[test]
