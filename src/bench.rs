@@ -115,5 +115,5 @@ pub fn run(args: &[String]) -> ExitCode {
         POSITIONS.len(),
         total_time.as_secs_f64()
     );
-    crate::print_lines([format!("{total_nodes} nodes {nps} nps")])
+    tessera::cli::print_lines([format!("{total_nodes} nodes {nps} nps")])
 }

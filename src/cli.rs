@@ -1,7 +1,8 @@
 //! The command line, declared once: every subcommand with its arguments and
 //! what it does ([`COMMANDS`], which `tessera --help` lists and each command
 //! repeats after an error), and the `--name value` flags of those that take
-//! flags ([`Flag`], from which both the parser and the usage line come).
+//! flags ([`Flag`], from which both the parser and the usage line come); and
+//! how a command's output ends ([`print_lines`]).
 
 use std::collections::HashMap;
 
@@ -141,6 +142,23 @@ pub fn flag<T: std::str::FromStr>(
     match flags.get(name) {
         None => Ok(default),
         Some(v) => v.parse().map_err(|_| format!("bad value '{v}' for --{name}")),
+    }
+}
+
+/// Prints `lines` on stdout, one per line, as a command's output. A reader
+/// that has gone (`tessera --version | head -1`) ends the output quietly; any
+/// other write error (a full disk) is reported and fails the command.
+pub fn print_lines(lines: impl IntoIterator<Item = String>) -> std::process::ExitCode {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let written = lines.into_iter().try_for_each(|line| writeln!(out, "{line}"));
+    match written.and_then(|()| out.flush()) {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("tessera: cannot write to stdout: {e}");
+            std::process::ExitCode::FAILURE
+        }
     }
 }
 

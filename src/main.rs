@@ -20,30 +20,13 @@ use tessera::{datagen, perft_cmd, uci};
 /// in which the tunables are UCI options of the same names).
 fn tune_spsa() -> ExitCode {
     if cfg!(feature = "tune") {
-        print_lines(search::params::spsa_lines())
+        tessera::cli::print_lines(search::params::spsa_lines())
     } else {
         eprintln!(
             "tessera tune-spsa: this build has no tunable options; \
              build with `cargo build --release --features tune`"
         );
         ExitCode::FAILURE
-    }
-}
-
-/// Prints `lines` on stdout, one per line. A reader that has gone (`tessera
-/// --version | head -1`) ends the output quietly; any other write error is
-/// reported and fails the command.
-fn print_lines(lines: impl IntoIterator<Item = String>) -> ExitCode {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    let written = lines.into_iter().try_for_each(|line| writeln!(out, "{line}"));
-    match written.and_then(|()| out.flush()) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("tessera: cannot write to stdout: {e}");
-            ExitCode::FAILURE
-        }
     }
 }
 
@@ -61,8 +44,8 @@ fn main() -> ExitCode {
         Some("bench") => bench::run(&args[1..]),
         Some("datagen") => datagen::run(&args[1..]),
         Some("tune-spsa") => tune_spsa(),
-        Some("--version" | "-V") => print_lines(tessera::build_info::lines()),
-        Some("help" | "--help" | "-h") => print_lines(tessera::cli::help()),
+        Some("--version" | "-V") => tessera::cli::print_lines(tessera::build_info::lines()),
+        Some("help" | "--help" | "-h") => tessera::cli::print_lines(tessera::cli::help()),
         Some(_) => {
             // Each argument is one UCI line; the loop ends after the last one,
             // once a search that ends by itself has reached its limit.

@@ -4,7 +4,6 @@
 
 use board::{Board, Move, perft};
 use rayon::prelude::*;
-use std::io::Write;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -49,30 +48,28 @@ pub fn divide_until(board: &Board, depth: u32, stop: &AtomicBool) -> Option<Vec<
         .collect()
 }
 
-/// Prints `move: count` per root move, then `Nodes searched: N`; returns N, or
-/// `None` (having printed nothing) if `stop` was set first.
-pub fn write_divide(
-    out: &mut impl Write,
+/// The divide: `move: count` per root move, then an empty line, `Nodes
+/// searched: N` and another empty line, as Stockfish prints it (the time and
+/// speed go to stderr); `None` if `stop` was set first.
+pub fn divide_lines(
     board: &Board,
     depth: u32,
     chess960: bool,
     stop: &AtomicBool,
-) -> Option<u64> {
+) -> Option<Vec<String>> {
     let start = Instant::now();
     let results = divide_until(board, depth, stop)?;
     // Perft 0 counts the position itself.
     let total =
         if depth == 0 { 1 } else { results.iter().fold(0u64, |t, (_, n)| t.saturating_add(*n)) };
-    let mut text = String::new();
-    for (mv, nodes) in &results {
-        text.push_str(&format!("{}: {nodes}\n", board.move_to_uci(*mv, chess960)));
-    }
-    text.push_str(&format!("\nNodes searched: {total}\n\n"));
-    let _ = out.write_all(text.as_bytes());
-    let _ = out.flush();
+    let mut lines: Vec<String> = results
+        .iter()
+        .map(|(mv, nodes)| format!("{}: {nodes}", board.move_to_uci(*mv, chess960)))
+        .collect();
+    lines.extend([String::new(), format!("Nodes searched: {total}"), String::new()]);
     let elapsed = start.elapsed().as_secs_f64();
     eprintln!("perft {depth}: {total} nodes in {elapsed:.3} s ({:.0} nps)", total as f64 / elapsed);
-    Some(total)
+    Some(lines)
 }
 
 /// `tessera perft <depth> [fen]`.
@@ -95,8 +92,8 @@ pub fn run_cli(args: &[String]) -> ExitCode {
     };
     let chess960 = board.has_chess960_castling();
     let never = AtomicBool::new(false);
-    write_divide(&mut std::io::stdout().lock(), &board, depth, chess960, &never);
-    ExitCode::SUCCESS
+    let lines = divide_lines(&board, depth, chess960, &never).unwrap_or_default();
+    crate::cli::print_lines(lines)
 }
 
 #[cfg(test)]
@@ -106,13 +103,12 @@ mod tests {
     #[test]
     fn perft_0_is_one_node_and_stop_gives_up() {
         let stop = AtomicBool::new(false);
-        let mut out = Vec::new();
-        assert_eq!(write_divide(&mut out, &Board::startpos(), 0, false, &stop), Some(1));
-        assert_eq!(String::from_utf8_lossy(&out), "\nNodes searched: 1\n\n");
+        let lines = divide_lines(&Board::startpos(), 0, false, &stop).expect("not stopped");
+        assert_eq!(lines, ["", "Nodes searched: 1", ""]);
         assert_eq!(perft_until(&Board::startpos(), 4, &stop), Some(197_281));
         stop.store(true, Ordering::Relaxed);
         assert_eq!(perft_until(&Board::startpos(), 4, &stop), None);
-        assert_eq!(write_divide(&mut Vec::new(), &Board::startpos(), 5, false, &stop), None);
+        assert_eq!(divide_lines(&Board::startpos(), 5, false, &stop), None);
     }
 
     #[test]

@@ -99,6 +99,23 @@ fn printing_to_a_reader_that_has_gone_ends_quietly() {
     }
 }
 
+#[test]
+fn printing_to_a_full_disk_fails_the_command() {
+    // `tessera perft 6 > /dev/full`: an output that cannot be written is an
+    // error, said on stderr, not a success with nothing printed.
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        return; // not Linux
+    };
+    for args in [&["--version"][..], &["--help"], &["bench", "1"], &["perft", "1"]] {
+        let full = full.try_clone().expect("the file again");
+        let out = Command::new(binary()).args(args).stdout(full).output().expect("the engine runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?} succeeded: {stderr}");
+        assert!(stderr.contains("cannot write to stdout"), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}
+
 /// `git` in the repository, where it is one of its own.
 fn git(args: &[&str]) -> Option<String> {
     let root = env!("CARGO_MANIFEST_DIR");

@@ -4,7 +4,7 @@
 //! `go perft N` then `quit` gets its divide, as from Stockfish.
 
 use super::output::Output;
-use crate::perft_cmd::write_divide;
+use crate::perft_cmd::divide_lines;
 use board::Board;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -28,11 +28,8 @@ impl PerftJob {
         let stop = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&stop);
         let handle = std::thread::Builder::new().name("perft".into()).spawn(move || {
-            let mut text = Vec::new();
-            if write_divide(&mut text, &board, depth, chess960, &flag).is_some() {
-                for line in String::from_utf8_lossy(&text).lines() {
-                    out.line(line);
-                }
+            for line in divide_lines(&board, depth, chess960, &flag).unwrap_or_default() {
+                out.line(&line);
             }
         })?;
         Ok(PerftJob { stop, handle })
