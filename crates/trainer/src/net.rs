@@ -191,6 +191,41 @@ impl FirstLayer {
     }
 }
 
+/// Accumulator floats held in registers while every active row is added to
+/// them (eight AVX-512 or sixteen AVX2 registers).
+const BLOCK: usize = 128;
+
+/// `acc += table[f]` for every row `f` in `features` (rows of `acc.len()`
+/// floats), a block of `acc` at a time, so that the block stays in registers
+/// while all the rows are added to it rather than going to memory and back
+/// after each row. Each float gets the same sums in the same order as row by
+/// row, so the result is the same to the bit.
+#[inline(always)]
+fn add_rows(acc: &mut [f32], table: &[f32], features: &[usize]) {
+    let h = acc.len();
+    let mut start = 0;
+    for block in acc.chunks_mut(BLOCK) {
+        match <&mut [f32; BLOCK]>::try_from(&mut *block) {
+            Ok(full) => {
+                let mut sum = *full;
+                for &f in features {
+                    let row: &[f32; BLOCK] =
+                        table[f * h + start..][..BLOCK].try_into().expect("a full block");
+                    sum.iter_mut().zip(row).for_each(|(a, w)| *a += w);
+                }
+                *full = sum;
+            }
+            Err(_) => {
+                for &f in features {
+                    let row = &table[f * h + start..][..block.len()];
+                    block.iter_mut().zip(row).for_each(|(a, w)| *a += w);
+                }
+            }
+        }
+        start += block.len();
+    }
+}
+
 /// The network's raw output for `sample` (`× SCALE` = centipawns); leaves the
 /// accumulators in `scratch` for [`backward`]. `first` is `params`' first
 /// layer ([`FirstLayer::of`] them).
@@ -214,12 +249,8 @@ pub fn forward(
             scratch.count += 1;
         }
     });
-    for i in 0..scratch.count {
-        let row = &w1[scratch.features_us[i] * h..][..h];
-        scratch.acc_us.iter_mut().zip(row).for_each(|(a, w)| *a += w);
-        let row = &w1[scratch.features_them[i] * h..][..h];
-        scratch.acc_them.iter_mut().zip(row).for_each(|(a, w)| *a += w);
-    }
+    add_rows(&mut scratch.acc_us, w1, &scratch.features_us[..scratch.count]);
+    add_rows(&mut scratch.acc_them, w1, &scratch.features_them[..scratch.count]);
     scratch.bucket = layout.bucket_of(sample);
     let w2 = &params[layout.w2_of(scratch.bucket)];
     let (w_us, w_them) = w2.split_at(h);
