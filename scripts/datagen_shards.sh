@@ -11,7 +11,8 @@
 # first so a rebuild cannot change it mid-run), COMMIT (the commit BIN was
 # built from, default HEAD, which must then have no uncommitted changes),
 # GAMES per shard (600: about 75 K positions, under an hour on two cores, so
-# that stopping a run loses little), NODES soft limit per move (5000), THREADS (2).
+# that stopping a run loses little), NODES soft limit per move (default: the
+# one `tessera datagen` has; the manifest records the limit it reports), THREADS (2).
 # Run it at low priority: `nice -n 19 scripts/datagen_shards.sh 1 1000 &`.
 # `nice` alone is not enough where the kernel groups processes by session
 # (sched_autogroup): a datagen started with `setsid` or from another terminal
@@ -27,7 +28,6 @@ gen=${1:?generation}
 first_seed=${2:?first seed}
 shards=${3:-1000000}
 games=${GAMES:-600}
-nodes=${NODES:-5000}
 threads=${THREADS:-2}
 if [ -z "${COMMIT:-}" ]; then
     if [ -n "$(git status --porcelain --untracked-files=no)" ]; then
@@ -47,9 +47,10 @@ for ((i = 0; i < shards; i++)); do
     out=data/gen$gen/$name.bin
     if [ -e "$out.xz" ]; then continue; fi
     log=$(mktemp)
-    "$bin" datagen --games "$games" --nodes "$nodes" --threads "$threads" --seed "$seed" \
+    "$bin" datagen --games "$games" ${NODES:+--nodes "$NODES"} --threads "$threads" --seed "$seed" \
         --out "$out.part" 2> >(tee "$log" >&2)
     positions=$(tail -n 1 "$log" | sed -n 's/.*positions \([0-9]*\).*/\1/p')
+    nodes=$(head -n 1 "$log" | sed -n 's/.* \([0-9]*\) nodes\/move.*/\1/p')
     mv "$out.part" "$out"
     xz -9 -T1 "$out"
     sum=$(sha256sum "$out.xz" | cut -d' ' -f1)

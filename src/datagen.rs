@@ -73,7 +73,7 @@ fn run_inner(args: &[String]) -> Result<(), String> {
     let out = flags["out"].clone();
     let config = Config {
         games: flag(&flags, "games", 100usize)?,
-        soft_nodes: flag(&flags, "nodes", 5000u64)?.max(1),
+        soft_nodes: flag(&flags, "nodes", 2500u64)?.max(1),
         seed: flag(&flags, "seed", 1u64)?,
         threads: flag(&flags, "threads", 1usize)?.clamp(1, 256),
         random_plies: flag(&flags, "random-plies", 8usize)?,
