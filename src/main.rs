@@ -13,14 +13,14 @@ mod bench;
 mod cluster_main;
 
 use std::process::ExitCode;
-use tessera::{datagen, perft_cmd, uci};
+use tessera::{cli::print_lines, datagen, perft_cmd, uci};
 
 /// `tessera tune-spsa`: OpenBench's SPSA input for every tunable of the search,
 /// `name, int, default, min, max, c_end, r_end` (built with `--features tune`,
 /// in which the tunables are UCI options of the same names).
 fn tune_spsa() -> ExitCode {
     if cfg!(feature = "tune") {
-        tessera::cli::print_lines(search::params::spsa_lines())
+        print_lines(search::params::spsa_lines())
     } else {
         eprintln!(
             "tessera tune-spsa: this build has no tunable options; \
@@ -44,8 +44,8 @@ fn main() -> ExitCode {
         Some("bench") => bench::run(&args[1..]),
         Some("datagen") => datagen::run(&args[1..]),
         Some("tune-spsa") => tune_spsa(),
-        Some("--version" | "-V") => tessera::cli::print_lines(tessera::build_info::lines()),
-        Some("help" | "--help" | "-h") => tessera::cli::print_lines(tessera::cli::help()),
+        Some("--version" | "-V") => print_lines(tessera::build_info::lines()),
+        Some("help" | "--help" | "-h") => print_lines(tessera::cli::help()),
         Some(_) => {
             // Each argument is one UCI line; the loop ends after the last one,
             // once a search that ends by itself has reached its limit.

@@ -325,8 +325,8 @@ pub fn train(
                 let lr = learning_rate(config, step, total_steps);
                 let mut weights = weights.write().unwrap_or_else(|e| e.into_inner());
                 adam.step(layout, &mut weights.params, &first[0], lr);
-                let Weights { params, first } = &mut *weights;
-                first.refresh(layout, params);
+                let Weights { params, first: layer } = &mut *weights;
+                layer.refresh(layout, params);
                 drop(weights);
                 step += 1;
                 epoch_loss += losses.iter().sum::<f64>();
