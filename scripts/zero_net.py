@@ -2,14 +2,13 @@
 """A network file of zeros for another input layout, so that a build with that
 layout compiles.
 
-    python3 scripts/zero_net.py --out /tmp/zero.nnue --king-buckets 4 --mirrored
+    python3 scripts/zero_net.py --out /tmp/zero.nnue --king-buckets 8 --mirrored
     TESSERA_EVALFILE=/tmp/zero.nnue cargo build --release -p trainer
 
 The engine checks its embedded net at compile time (crates/eval/src/nnue/mod.rs),
 and the trainer links the engine's evaluation: after a change of
 `KING_BUCKETS`, `MIRRORED`, `HIDDEN` or `OUTPUT_BUCKETS` in layout.rs (for
-example `git apply docs/experiments/king-buckets.patch`) no shipped net fits
-until one has been trained. This writes one that fits, every weight 0, in the
+example eight king buckets) no shipped net fits until one has been trained. This writes one that fits, every weight 0, in the
 file format of crates/eval/src/nnue/network.rs: its header's version, QA, QB
 and SCALE are copied from the shipped net, so the two cannot disagree, and so
 are its hidden size and output buckets unless given.

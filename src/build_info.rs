@@ -35,10 +35,9 @@ pub fn lines() -> Vec<String> {
             eval::nnue::simd::DOT.how()
         ),
         format!(
-            "network: {}, sha256 {digest}, {} hidden neurons, {} output buckets",
+            "network: {}, sha256 {digest}, {}",
             eval::nnue::EMBEDDED_NAME,
-            eval::nnue::HIDDEN,
-            eval::nnue::OUTPUT_BUCKETS
+            eval::nnue::summary()
         ),
         format!("compiler: {}", env!("TESSERA_RUSTC")),
     ]

@@ -166,11 +166,10 @@ fn version_and_compiler_say_what_the_build_is() {
     assert_eq!(
         field("network"),
         format!(
-            "{}, sha256 {}, {} hidden neurons, {} output buckets",
+            "{}, sha256 {}, {}",
             eval::nnue::EMBEDDED_NAME,
             &eval::nnue::EMBEDDED_SHA256[..12],
-            eval::nnue::HIDDEN,
-            eval::nnue::OUTPUT_BUCKETS
+            eval::nnue::summary()
         )
     );
     let rustc = Command::new(std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into()))

@@ -29,16 +29,27 @@ use board::{Color, Piece, Square};
 /// Piece-square features of one king bucket: 2 colours × 6 pieces × 64 squares.
 pub const PIECE_SQUARES: usize = 768;
 /// King buckets: how many sets of piece-square weights, chosen by the square
-/// of the perspective's own king.
-pub const KING_BUCKETS: usize = 1;
+/// of the perspective's own king. Four, mirrored, since gen12: they overfit
+/// 19.7 M positions and paid at 57.8 M with the bucket weight decay at 1
+/// (docs/results/nnue.md).
+pub const KING_BUCKETS: usize = 4;
 /// Whether a perspective whose king stands on files e–h sees the board
 /// mirrored a↔h.
-pub const MIRRORED: bool = false;
+pub const MIRRORED: bool = true;
 /// The bucket of each relative square of the perspective's own king (a1
-/// first; with [`MIRRORED`], files e–h are never looked up). One bucket so
-/// far: four, mirrored, overfit 13.5 M positions (docs/results/nnue.md;
-/// `docs/experiments/king-buckets.patch` sets that layout).
-pub const KING_BUCKET: [u8; 64] = [0; 64];
+/// first; with [`MIRRORED`], files e–h are never looked up): a castled king
+/// (a1, b1, g1, h1), one on the back rank's centre, on the second rank, higher.
+#[rustfmt::skip]
+pub const KING_BUCKET: [u8; 64] = [
+    0, 0, 1, 1, 1, 1, 0, 0,
+    2, 2, 2, 2, 2, 2, 2, 2,
+    3, 3, 3, 3, 3, 3, 3, 3,
+    3, 3, 3, 3, 3, 3, 3, 3,
+    3, 3, 3, 3, 3, 3, 3, 3,
+    3, 3, 3, 3, 3, 3, 3, 3,
+    3, 3, 3, 3, 3, 3, 3, 3,
+    3, 3, 3, 3, 3, 3, 3, 3,
+];
 /// Whether a king move can change its perspective's [`View`] (more than one
 /// bucket, or mirroring): with one unmirrored bucket the accumulator never
 /// needs a refresh and the views compile away.
@@ -77,8 +88,9 @@ const _: () = {
     }
 };
 /// Neurons of the hidden layer (per perspective). 384 beat 256 on 14.2 M
-/// positions (docs/nnue.md, "Generations").
-pub const HIDDEN: usize = 384;
+/// positions; 512 beat 384 on 57.8 M and is gen12's (docs/nnue.md,
+/// "Generations").
+pub const HIDDEN: usize = 512;
 /// Neurons whose output products are summed in i32 before the sum is widened
 /// to i64: the most that cannot overflow (see the module comment).
 pub const DOT_CHUNK: usize = 256;
@@ -98,6 +110,17 @@ const _: () = assert!(
     DOT_CHUNK as i64 * (QA as i64 * QA as i64) * ((WEIGHT_CLIP as f64 * QB as f64) as i64 + 1)
         <= i32::MAX as i64
 );
+
+/// The layout in words, as `tessera --version` names it: king buckets (and
+/// whether mirrored), hidden neurons, output buckets.
+pub fn summary() -> String {
+    let kings = match KING_BUCKETS {
+        1 => "1 king bucket".to_string(),
+        n => format!("{n} king buckets"),
+    };
+    let mirrored = if MIRRORED { " (mirrored)" } else { "" };
+    format!("{kings}{mirrored}, {HIDDEN} hidden neurons, {OUTPUT_BUCKETS} output buckets")
+}
 
 /// How one perspective sees the board: the first feature of its king's
 /// bucket and the square mirror (0, or 7 for a↔h) that its king's file asks for.

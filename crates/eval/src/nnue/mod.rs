@@ -29,7 +29,7 @@ pub use accumulator::{Accumulator, MoveDelta};
 pub use cache::AccumulatorCache;
 pub use layout::{
     HIDDEN, INPUTS, KING_BUCKETS, MIRRORED, OUTPUT_BUCKETS, PIECE_SQUARES, QA, QB, SCALE, VIEWS,
-    VIEWS_VARY, View, feature_index, output_bucket, view,
+    VIEWS_VARY, View, feature_index, output_bucket, summary, view,
 };
 pub use network::{MAGIC, NetError, Network, file_len, header, output_layer};
 
@@ -44,7 +44,7 @@ pub static EMBEDDED: Network =
         Err(_) => panic!("the embedded network is not a valid network of this engine"),
     };
 
-/// The file name of the embedded network (`gen9.nnue`, or the one
+/// The file name of the embedded network (`gen12.nnue`, or the one
 /// `EVALFILE` gave the build).
 pub const EMBEDDED_NAME: &str = env!("TESSERA_NET_NAME");
 
