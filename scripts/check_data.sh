@@ -2,7 +2,8 @@
 # Checks the training data against its manifest: every shard under data/genG/
 # has exactly one line in data/manifest.tsv and every line a shard, each line
 # has the manifest's ten columns (its source `datagen` or `match:LABEL`), and
-# each shard's sha256 is the one recorded. Run by scripts/test.
+# each shard's sha256 is the one recorded, and data/README.md's table of
+# generations sums the manifest (scripts/data_table.py). Run by scripts/test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 manifest=data/manifest.tsv
@@ -33,5 +34,6 @@ if ! tail -n +2 "$manifest" | awk -F'\t' '{ print $8 "  data/gen" $2 "/" $1 }' |
     echo "$manifest: a shard's sha256 differs from its line" >&2
     status=1
 fi
+python3 scripts/data_table.py --check || status=1
 [ "$status" = 0 ] && echo "data: $(echo "$listed" | wc -l) shards match $manifest"
 exit "$status"
