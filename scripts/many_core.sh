@@ -10,8 +10,8 @@
 #
 # `kit` builds the engine for AVX2 CPUs (`make avx2`) and copies beside it
 # this script, scripts/smp_plot.py, data/openings.epd, a match runner
-# (MATCH, default ../shared/tools/match.py: any script with match.py's
-# options) and the python-chess package it needs. Copy kit/ to the machine
+# (MATCH, default ../shared/tools/match.py, the runner the records cite; the
+# kit plays no games without it) and the python-chess package it needs. Copy kit/ to the machine
 # (about 10 MB) and run the other commands from the folder above it. Each
 # writes its results under OUT (default kit/out):
 #
@@ -35,13 +35,16 @@ kit)
     root=$(cd "$here/.." && pwd)
     kit=$root/kit
     match=${MATCH:-$root/../shared/tools/match.py}
-    [ -f "$match" ] || { echo "no match runner at $match (set MATCH)" >&2; exit 1; }
     chess=$(python3 -c 'import chess, os; print(os.path.dirname(chess.__file__))') \
         || { echo "python-chess is missing: pip install chess" >&2; exit 1; }
     rm -rf "$kit" && mkdir -p "$kit"
     make -C "$root" avx2 EXE="$kit/tessera"
     cp "$root/scripts/many_core.sh" "$root/scripts/smp_plot.py" "$root/data/openings.epd" "$kit/"
-    cp "$match" "$kit/match.py"
+    if [ -f "$match" ]; then
+        cp "$match" "$kit/match.py"
+    else
+        echo "no match runner at $match (set MATCH): the kit measures scaling but plays no games" >&2
+    fi
     cp -r "$chess" "$kit/chess"
     rm -rf "$kit/chess/__pycache__"
     "$kit/tessera" bench 2>/dev/null | tail -n 1
@@ -64,6 +67,7 @@ games)
     few=${5:-1}
     out=${OUT:-$here/out} && mkdir -p "$out"
     cd "$here"
+    [ -f match.py ] || { echo "the kit has no match runner (MATCH when it was built)" >&2; exit 1; }
     status=0
     timeout -s INT -k 60 "$secs" python3 match.py \
         --engine name=threads$many cmd=./tessera option.Threads="$many" \
