@@ -8,10 +8,11 @@ layout compiles.
 The engine checks its embedded net at compile time (crates/eval/src/nnue/mod.rs),
 and the trainer links the engine's evaluation: after a change of
 `KING_BUCKETS`, `MIRRORED`, `HIDDEN` or `OUTPUT_BUCKETS` in layout.rs (for
-example eight king buckets) no shipped net fits until one has been trained. This writes one that fits, every weight 0, in the
-file format of crates/eval/src/nnue/network.rs: its header's version, QA, QB
-and SCALE are copied from the shipped net, so the two cannot disagree, and so
-are its hidden size and output buckets unless given.
+example eight king buckets) no shipped net fits until one has been trained.
+This writes one that fits, every weight 0, in the file format of
+crates/eval/src/nnue/network.rs: its header's version, QA, QB and SCALE are
+copied from the shipped net, so the two cannot disagree, and so are its
+hidden size and output buckets unless given.
 """
 
 import argparse

@@ -44,8 +44,8 @@ pub static EMBEDDED: Network =
         Err(_) => panic!("the embedded network is not a valid network of this engine"),
     };
 
-/// The file name of the embedded network (`gen12.nnue`, or the one
-/// `EVALFILE` gave the build).
+/// The file name of the embedded network (the default net of
+/// crates/eval/build.rs, or the one `EVALFILE` gave the build).
 pub const EMBEDDED_NAME: &str = env!("TESSERA_NET_NAME");
 
 /// The sha256 of the embedded network's file, in hexadecimal.
