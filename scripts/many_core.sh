@@ -11,9 +11,9 @@
 # `kit` builds the engine for AVX2 CPUs (`make avx2`) and copies beside it
 # this script, scripts/smp_plot.py, data/openings.epd, a match runner
 # (MATCH, default ../shared/tools/match.py, the runner the records cite; the
-# kit plays no games without it) and the python-chess package it needs. Copy kit/ to the machine
-# (about 10 MB) and run the other commands from the folder above it. Each
-# writes its results under OUT (default kit/out):
+# kit plays no games without it) and the python-chess package it needs.
+# Copy kit/ to the machine (about 6 MB) and run the other commands from the
+# folder above it. Each writes its results under OUT (default kit/out):
 #
 # - `scaling`: lscpu and the NUMA layout, then scripts/smp_plot.py for 1, 2,
 #   4, 8 and 16 threads (fewer where the machine has fewer CPUs), three
