@@ -17,52 +17,40 @@ see. Run it on a quiet machine; the engines run one at a time.
 
 import argparse
 import statistics
-import subprocess
 import time
+
+from stop_latency import Engine  # the UCI driver of the scripts that time an engine
 
 
 def spend(spec, fens, go):
     """Per position: (seconds to bestmove, last depth, last nodes)."""
     path, *options = spec.split("|")
-    engine = subprocess.Popen(
-        [path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
-    )
-
-    def send(line):
-        engine.stdin.write(line + "\n")
-        engine.stdin.flush()
-
-    def wait_for(prefix):
-        while not (line := engine.stdout.readline()).startswith(prefix):
-            if not line:
-                raise SystemExit(f"{path} ended before '{prefix}'")
-        return line
-
-    send("uci")
-    wait_for("uciok")
-    send("setoption name Hash value 16")
+    engine = Engine(path)
+    engine.send("uci")
+    engine.wait_for("uciok")
+    engine.send("setoption name Hash value 16")
     for option in options:
         name, value = option.split("=", 1)
-        send(f"setoption name {name} value {value}")
+        engine.send(f"setoption name {name} value {value}")
     results = []
     for fen in fens:
-        send("ucinewgame")
-        send(f"position fen {fen}")
-        send("isready")
-        wait_for("readyok")
-        start = time.monotonic()
-        send(f"go {go}")
+        engine.send("ucinewgame")
+        engine.send(f"position fen {fen}")
+        engine.send("isready")
+        engine.wait_for("readyok")
+        start = time.perf_counter()
+        engine.send(f"go {go}")
         depth = nodes = 0
-        while not (line := engine.stdout.readline()).startswith("bestmove"):
-            if not line:
-                raise SystemExit(f"{path} ended during a search")
+        while True:
+            at, line = engine.wait_for("", timeout=60.0)
             words = line.split()
+            if words[:1] == ["bestmove"]:
+                break
             if words[:1] == ["info"] and "depth" in words and "nodes" in words:
                 depth = int(words[words.index("depth") + 1])
                 nodes = int(words[words.index("nodes") + 1])
-        results.append((time.monotonic() - start, depth, nodes))
-    send("quit")
-    engine.wait()
+        results.append((at - start, depth, nodes))
+    engine.quit()
     return results
 
 
