@@ -19,6 +19,7 @@ import argparse
 import statistics
 import time
 
+from spsa import load_openings  # EPD or FEN lines, as the tuning runs read them
 from stop_latency import Engine  # the UCI driver of the scripts that time an engine
 
 
@@ -61,10 +62,7 @@ def main():
     ap.add_argument("--positions", type=int, default=100)
     ap.add_argument("--openings", default="data/openings.epd")
     args = ap.parse_args()
-    with open(args.openings) as f:
-        fens = [line.split(";")[0].strip() for line in f if line.strip()][: args.positions]
-    # EPD lines carry no move counters; FEN wants them.
-    fens = [fen if len(fen.split()) >= 6 else fen + " 0 1" for fen in fens]
+    fens = [board.fen() for board in load_openings(args.openings)[: args.positions]]
     for spec in args.engines:
         r = spend(spec, fens, args.go)
         seconds = [x[0] for x in r]
