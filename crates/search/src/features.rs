@@ -105,8 +105,6 @@ features! {
     /// Late move reductions grow for quiet moves when the hash move is a
     /// capture or promotion (the node's best answer is likely noisy).
     tt_capture = "ttcapture" on,
-    /// Aspiration: after a fail high the root is searched a ply shallower each time.
-    aspiration_fail_high_reduction = "aspfhr" off,
     /// Stronger negative singular extensions: two plies when the stored score
     /// alone beats beta, one at an expected cut node or when the stored score
     /// is no better than the search without the hash move found.
@@ -134,24 +132,9 @@ features! {
     /// Low-ply history: quiet moves' history at the first plies of this
     /// search, in their order there.
     low_ply_history = "lowplyhist" on,
-    /// Futility for captures: at shallow depth, a capture (not a check or a
-    /// promotion) whose victim, with a margin per ply and its capture history,
-    /// cannot lift the static eval to alpha is skipped.
-    capture_futility = "capfutility" off,
-    /// Reverse futility's margin shrinks when the opponent's eval worsened
-    /// across its last move (this node's static eval above the parent's, negated).
-    opponent_worsening = "oppworse" off,
-    /// ProbCut: a capture that beats beta by a margin in quiescence and then in
-    /// a search four plies shallower lets a non-PV node fail high.
-    probcut = "probcut" off,
-    /// A quiet move skipped by futility raises the best score to its futility
-    /// value (a fail-low node's bound is then less pessimistic).
-    futility_raise = "futraise" off,
     /// Quiet moves ordered by threats: up when a piece leaves a square that a
     /// cheaper enemy piece attacks, down when it steps onto one.
     threat_order = "threatorder" on,
-    /// Quiet moves that give check (and lose little by exchange) ordered up.
-    check_order = "checkorder" off,
 }
 
 impl Features {

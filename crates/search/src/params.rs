@@ -248,9 +248,6 @@ tunables! {
     // Steps 5 and 11 (`ttpv`, `deepershallower`).
     /// `ttpv`: reverse futility's margin grows by this at a node on a PV.
     rfp_tt_pv_margin = 40, 0..=150, step 10;
-    /// `oppworse`: reverse futility's margin shrinks by this when the
-    /// opponent's eval worsened across its last move.
-    rfp_worsening_margin = 30, 0..=100, step 8;
     /// `cutoffcnt`: more than this many children failing high adds a ply of reduction.
     lmr_cutoff_count = 2, 1..=6, step 1;
     /// `deepershallower`: a reduced move that beat the best score by this
@@ -260,16 +257,6 @@ tunables! {
     lmr_shallower_margin = 9, 0..=40, step 3;
     /// `deepershallower`: the deeper re-search's margin per ply of new depth.
     fixed lmr_deeper_per_depth: i32 = 2;
-
-    // Step 6b. ProbCut (`probcut`).
-    /// `probcut` applies from this depth ...
-    fixed probcut_min_depth: i32 = 3;
-    /// ... to captures that beat beta by this much ...
-    probcut_margin = 150, 60..=400, step 15;
-    /// ... less this when the node is improving ...
-    probcut_improving_margin = 40, 0..=120, step 8;
-    /// ... in quiescence, then in a search this many plies shallower than the node.
-    fixed probcut_reduction: i32 = 4;
 
     // Step 7. Internal iterative reduction.
     /// Internal iterative reduction applies from this depth when there is no hash move ...
@@ -300,16 +287,6 @@ tunables! {
     fixed see_noisy_max_depth: i32 = 8;
     /// Capture history shifts the SEE threshold of a capture by 1 cp per this much history.
     see_capture_history_divisor = 64, 16..=256, step 12;
-    /// `capfutility`: a capture is skipped when eval + this + its victim's
-    /// value + `capture_futility_per_depth` × (reduced) depth + its capture
-    /// history / `capture_futility_history_divisor` cannot reach alpha.
-    capture_futility_base = 160, 40..=400, step 20;
-    /// `capfutility`'s margin per ply of (reduced) depth.
-    capture_futility_per_depth = 160, 40..=400, step 20;
-    /// `capfutility`: capture history counts 1 cp per this much.
-    capture_futility_history_divisor = 20, 4..=80, step 4;
-    /// `capfutility` applies up to this (reduced) depth.
-    fixed capture_futility_max_depth: i32 = 6;
     /// History pruning: quiet moves whose history is below minus this × depth are skipped.
     history_pruning_margin = 2103 was 2048, 512..=8192, step 256;
     /// History pruning applies up to this (reduced) depth.
@@ -401,11 +378,6 @@ tunables! {
     order_threat_rook = 85, 0..=256, step 12;
     /// `threatorder`: the same for a queen and squares pawns, minor pieces or rooks attack.
     order_threat_queen = 172, 0..=512, step 24;
-    /// `checkorder`: a quiet move that gives check without losing more than
-    /// `order_check_see` in exchanges is ordered up by this much.
-    order_check_bonus = 5461, 0..=16384, step 512;
-    /// `checkorder`: the SEE a quiet check may lose and still be ordered up.
-    fixed order_check_see: i32 = -75;
 
     // History (`history.rs`), read by move ordering, pruning and reductions.
     /// The largest magnitude a history value reaches (the gravity formula keeps it there).

@@ -6,8 +6,8 @@
 use crate::history::{Histories, PieceTo, QuietKeys};
 use crate::params::{
     capture_order_history_divisor, capture_order_mvv_weight, good_see_threshold, mvv_victim_weight,
-    noisy_evasion_bonus, order_check_bonus, order_check_see, order_threat_minor,
-    order_threat_queen, order_threat_rook, underpromotion_order,
+    noisy_evasion_bonus, order_threat_minor, order_threat_queen, order_threat_rook,
+    underpromotion_order,
 };
 use board::{
     Board, CheckSquares, LesserAttacks, MAX_MOVES, Move, MoveList, Piece, StackList, see_value,
@@ -42,8 +42,6 @@ pub struct PickerContext {
     /// `threatorder`: quiet moves ordered by the threats of cheaper enemy
     /// pieces too, these pieces' attacks given (`None`: off).
     pub lesser_attacks: Option<LesserAttacks>,
-    /// `checkorder`: quiet checks ordered up.
-    pub check_order: bool,
 }
 
 /// Hands out the legal moves of a position, best-looking first.
@@ -59,7 +57,6 @@ pub struct MovePicker {
     capture_history: bool,
     /// The opponent's attacks by its cheaper pieces, for `threatorder`.
     lesser_attacks: Option<LesserAttacks>,
-    check_order: bool,
     /// Quiescence outside check: captures and promotions only, bad ones dropped.
     noisy_only: bool,
     /// Quiescence's first ply: quiet checks after the captures.
@@ -110,7 +107,6 @@ impl MovePicker {
             keys: ctx.keys,
             capture_history: ctx.capture_history,
             lesser_attacks: ctx.lesser_attacks,
-            check_order: ctx.check_order,
             ..MovePicker::empty(hash_move)
         }
     }
@@ -148,7 +144,6 @@ impl MovePicker {
             keys: QuietKeys::NONE,
             capture_history: false,
             lesser_attacks: None,
-            check_order: false,
             noisy_only: false,
             quiet_checks: false,
             check_squares: None,
@@ -286,11 +281,10 @@ impl MovePicker {
                     }
                     self.scores.clear();
                     let keys = self.keys;
-                    let terms = QuietTerms::new(board, self.lesser_attacks, self.check_order);
+                    let lesser = self.lesser_attacks;
                     for &mv in self.moves.as_slice() {
-                        self.scores.push(
-                            quiet_score(board, mv, histories, &keys) + terms.score(board, mv),
-                        );
+                        let threat = lesser.as_ref().map_or(0, |l| threat_term(board, l, mv));
+                        self.scores.push(quiet_score(board, mv, histories, &keys) + threat);
                     }
                     self.stage = Stage::Quiet;
                 }
@@ -389,48 +383,26 @@ fn noisy_score(board: &Board, mv: Move, histories: &Histories, capture_history: 
     score
 }
 
-/// What `threatorder` and `checkorder` add to a quiet move's order, from
-/// maps built once per node.
-struct QuietTerms {
-    /// The opponent's attacks by pieces cheaper than each of ours (`threatorder`).
-    lesser: Option<LesserAttacks>,
-    /// Where each of our pieces would give check (`checkorder`).
-    checks: Option<CheckSquares>,
-}
-
-impl QuietTerms {
-    fn new(board: &Board, lesser: Option<LesserAttacks>, check_order: bool) -> QuietTerms {
-        QuietTerms { lesser, checks: check_order.then(|| board.check_squares()) }
-    }
-
-    /// Quiet move `mv`'s term: a piece stepping onto a square a cheaper enemy
-    /// piece attacks loses, one leaving such a square for a safe one gains;
-    /// a check that keeps its material gains.
-    #[inline]
-    fn score(&self, board: &Board, mv: Move) -> i32 {
-        let mut score = 0;
-        if let Some(lesser) = &self.lesser {
-            let piece = board.piece_on(mv.from()).unwrap_or(Piece::Pawn);
-            let weight = match piece {
-                Piece::Knight | Piece::Bishop => order_threat_minor(),
-                Piece::Rook => order_threat_rook(),
-                Piece::Queen => order_threat_queen(),
-                Piece::Pawn | Piece::King => 0,
-            };
-            let unsafe_squares = lesser.against(piece);
-            if unsafe_squares.has(mv.to()) {
-                score -= 95 * weight;
-            } else if unsafe_squares.has(mv.from()) {
-                score += 100 * weight;
-            }
-        }
-        if let Some(checks) = &self.checks
-            && board.gives_check_with(mv, checks)
-            && board.see_ge(mv, order_check_see())
-        {
-            score += order_check_bonus();
-        }
-        score
+/// What `threatorder` adds to quiet move `mv`'s order, given the opponent's
+/// attacks by pieces cheaper than each of ours: a piece stepping onto a square
+/// a cheaper enemy piece attacks loses, one leaving such a square for a safe
+/// one gains.
+#[inline]
+fn threat_term(board: &Board, lesser: &LesserAttacks, mv: Move) -> i32 {
+    let piece = board.piece_on(mv.from()).unwrap_or(Piece::Pawn);
+    let weight = match piece {
+        Piece::Knight | Piece::Bishop => order_threat_minor(),
+        Piece::Rook => order_threat_rook(),
+        Piece::Queen => order_threat_queen(),
+        Piece::Pawn | Piece::King => 0,
+    };
+    let unsafe_squares = lesser.against(piece);
+    if unsafe_squares.has(mv.to()) {
+        -95 * weight
+    } else if unsafe_squares.has(mv.from()) {
+        100 * weight
+    } else {
+        0
     }
 }
 
@@ -457,32 +429,27 @@ mod tests {
     }
 
     #[test]
-    fn quiet_terms_favour_escapes_and_safe_checks_and_shun_attacked_squares() {
+    fn threat_term_favours_escapes_and_shuns_attacked_squares() {
         // The pawn on e5 attacks White's knight on d4; the pawn on g6 guards f5.
         let fen = "4k3/8/6p1/4p3/3N4/8/8/R3K3 w - - 0 1";
         let board = Board::from_fen(fen).expect("test FEN");
-        let score = |terms: &QuietTerms, uci: &str| {
-            terms.score(&board, board.parse_uci_move(uci, false).expect("legal move"))
+        let lesser = board.attacks_by_lesser(board.side_to_move());
+        let score = |board: &Board, uci: &str| {
+            threat_term(board, &lesser, board.parse_uci_move(uci, false).expect("legal move"))
         };
-        let both =
-            QuietTerms::new(&board, Some(board.attacks_by_lesser(board.side_to_move())), true);
-        assert_eq!(score(&both, "d4c6"), 100 * order_threat_minor(), "an escape");
-        assert_eq!(score(&both, "d4f5"), -95 * order_threat_minor(), "onto a pawn's square");
-        assert_eq!(score(&both, "a1a8"), order_check_bonus(), "a safe check");
-        assert_eq!(score(&both, "e1d2"), 0);
-        let neither = QuietTerms::new(&board, None, false);
-        for uci in ["d4c6", "d4f5", "a1a8"] {
-            assert_eq!(score(&neither, uci), 0, "{uci}");
-        }
+        assert_eq!(score(&board, "d4c6"), 100 * order_threat_minor(), "an escape");
+        assert_eq!(score(&board, "d4f5"), -95 * order_threat_minor(), "onto a pawn's square");
+        assert_eq!(score(&board, "a1a8"), 0, "a safe square");
+        assert_eq!(score(&board, "e1d2"), 0);
 
-        // A bishop on b7 guards a8 and c6: the rook's check now loses it, and
-        // steps onto a minor piece's square; a knight fears only pawns.
+        // A bishop on b7 guards a8 and c6: the rook now steps onto a minor
+        // piece's square; a knight fears only pawns.
         let fen = "4k3/1b6/6p1/4p3/3N4/8/8/R3K3 w - - 0 1";
         let board = Board::from_fen(fen).expect("test FEN");
-        let both =
-            QuietTerms::new(&board, Some(board.attacks_by_lesser(board.side_to_move())), true);
-        let score =
-            |uci: &str| both.score(&board, board.parse_uci_move(uci, false).expect("legal move"));
+        let lesser = board.attacks_by_lesser(board.side_to_move());
+        let score = |uci: &str| {
+            threat_term(&board, &lesser, board.parse_uci_move(uci, false).expect("legal move"))
+        };
         assert_eq!(score("a1a8"), -95 * order_threat_rook());
         assert_eq!(score("d4c6"), 100 * order_threat_minor());
     }
@@ -514,7 +481,6 @@ mod tests {
             killers: [Move::NULL; 2],
             capture_history: true,
             lesser_attacks: None,
-            check_order: false,
         };
         let squares = board.check_squares();
         let mut picker = MovePicker::new(&board, Move::NULL, &histories, ctx);

@@ -28,24 +28,18 @@ impl Worker {
             } else {
                 (-INFINITY, INFINITY)
             };
-        let mut fail_highs = 0;
         loop {
-            let searched = (depth - fail_highs).max(1);
-            let score = self.search::<Root>(ctx, alpha, beta, searched, 0, false);
+            let score = self.search::<Root>(ctx, alpha, beta, depth, 0, false);
             if self.stopped {
                 return score;
             }
             if score <= alpha {
                 report(self, score, Bound::Upper);
-                fail_highs = 0;
                 beta = (alpha + beta) / 2;
                 alpha = (score - delta).max(-INFINITY);
             } else if score >= beta {
                 report(self, score, Bound::Lower);
                 beta = (score + delta).min(INFINITY);
-                if ctx.features.aspiration_fail_high_reduction {
-                    fail_highs += 1;
-                }
             } else {
                 return score;
             }

@@ -50,19 +50,12 @@ struct Node {
     /// A singular-extension search of this node, without its hash move (Step 10).
     singular_search: bool,
     in_check: bool,
-    /// With `oppworse` on: the static eval is above the parent's, negated (the
-    /// opponent's eval worsened across its last move).
-    opponent_worsening: bool,
     /// The static eval rose since this side's previous move ([`Worker::improving`]):
     /// reverse futility, razoring and futility prune more, late move pruning
     /// tries more moves and late move reductions reduce less.
     improving: bool,
     /// The corrected static eval ([`NO_EVAL`] in check).
     static_eval: i32,
-    /// The static eval before correction, as the table stores it.
-    raw_eval: i32,
-    /// The position's key.
-    key: u64,
     /// The table's move, if legal here (and a root move at the root); else null.
     hash_move: Move,
     /// Where its quiet moves are read and written in the histories.
@@ -240,14 +233,7 @@ impl Worker {
             singular_search,
             in_check,
             improving: self.improving(ctx, ply, static_eval),
-            opponent_worsening: ctx.features.opponent_worsening
-                && static_eval != NO_EVAL
-                && ply > 0
-                && self.frames[ply - 1].static_eval != NO_EVAL
-                && static_eval > -self.frames[ply - 1].static_eval,
             static_eval,
-            raw_eval,
-            key,
             hash_move,
             keys: self.quiet_keys(ctx, ply),
             correction_size: if ctx.features.correction_terms { correction.abs() } else { 0 },
@@ -263,12 +249,12 @@ impl Worker {
             node.depth += self.hindsight(&node, prior_reduction);
         }
 
-        // Steps 5 to 6b. Whole-node pruning, before any move is searched.
+        // Steps 5 to 6. Whole-node pruning, before any move is searched.
         if !pv_node
             && !in_check
             && !K::ROOT
             && !singular_search
-            && let Some(score) = self.prune_node(ctx, &node, alpha, eval, hit.as_ref())
+            && let Some(score) = self.prune_node(ctx, &node, alpha, eval)
         {
             return score;
         }
@@ -291,7 +277,6 @@ impl Worker {
             killers: self.histories.killers[ply],
             capture_history: ctx.features.capture_history,
             lesser_attacks,
-            check_order: ctx.features.check_order,
         };
         let mut picker = MovePicker::new(self.board(), hash_move, &self.histories, ordering);
         let mut best_score = -INFINITY;
@@ -316,7 +301,7 @@ impl Worker {
                 && best_score > -DECISIVE_BOUND
                 && board.has_non_pawn_material(board.side_to_move())
             {
-                match self.prune_move(ctx, &node, &c, alpha, moves_tried, &mut best_score) {
+                match self.prune_move(ctx, &node, &c, alpha, moves_tried) {
                     Pruning::Search => {}
                     Pruning::Skip => continue,
                     Pruning::SkipQuiets => {
@@ -469,9 +454,9 @@ impl Worker {
         best_score
     }
 
-    /// Steps 5 to 6b, at a non-PV node not in check: the score to return when the
+    /// Steps 5 to 6, at a non-PV node not in check: the score to return when the
     /// node can be cut before searching its moves, from its `eval` (the static eval
-    /// refined by the table, whose entry is `hit`).
+    /// refined by the table).
     #[inline(always)]
     fn prune_node(
         &mut self,
@@ -479,7 +464,6 @@ impl Worker {
         node: &Node,
         alpha: i32,
         eval: i32,
-        hit: Option<&Record>,
     ) -> Option<i32> {
         let (depth, beta, ply) = (node.depth, node.beta, node.ply);
         // Step 5. Reverse futility pruning: far above beta at low depth, assume the cut
@@ -491,7 +475,6 @@ impl Worker {
                 - rfp_margin() * (depth - node.improving as i32)
                 - node.correction_size * rfp_correction_scale() / rfp_correction_unit()
                 - i32::from(node.tt_pv) * rfp_tt_pv_margin()
-                + i32::from(node.opponent_worsening) * rfp_worsening_margin()
                 >= beta
             && !(ctx.features.rfp_threats && threat_pending(self.board()))
         {
@@ -531,71 +514,6 @@ impl Worker {
             return Some(score);
         }
 
-        // Step 6b. ProbCut: a capture that beats beta by a margin in a shallower
-        // search almost surely beats beta in the full one. Not when the table
-        // already says, deep enough, that the node stays below that margin.
-        if ctx.features.probcut && depth >= probcut_min_depth() && !is_decisive(beta) {
-            let probcut_beta =
-                beta + probcut_margin() - i32::from(node.improving) * probcut_improving_margin();
-            let refuted = hit.is_some_and(|h| {
-                h.depth > depth - probcut_reduction() && tt_score(h, ply) < probcut_beta
-            });
-            if !refuted {
-                return self.probcut(ctx, node, probcut_beta);
-            }
-        }
-        None
-    }
-
-    /// Step 6b. ProbCut: tries the captures whose exchange alone could lift the
-    /// static eval to `probcut_beta`, each in quiescence first and then, if it
-    /// still beats `probcut_beta`, in a null-window search `probcut_reduction`
-    /// plies shallower than the node. One that beats it is stored as a lower
-    /// bound and the node's score is its score brought back by the margin.
-    fn probcut(&mut self, ctx: &SearchContext, node: &Node, probcut_beta: i32) -> Option<i32> {
-        let Node { depth, ply, beta, .. } = *node;
-        let probcut_depth = (depth - probcut_reduction()).max(0);
-        let capture_history = ctx.features.capture_history;
-        let mut picker =
-            MovePicker::quiescence(self.board(), node.hash_move, capture_history, false);
-        while let Some(mv) = picker.next(self.board(), &self.histories) {
-            if !self.board().see_ge(mv, probcut_beta - node.static_eval) {
-                continue;
-            }
-            self.frames[ply].moved = self.piece_to(mv);
-            self.make_move(mv, ctx.tt);
-            let mut score = -self.qsearch(ctx, -probcut_beta, -probcut_beta + 1, ply + 1, false);
-            if score >= probcut_beta && probcut_depth > 0 && !self.stopped {
-                score = -self.search::<Inner>(
-                    ctx,
-                    -probcut_beta,
-                    -probcut_beta + 1,
-                    probcut_depth,
-                    ply + 1,
-                    !node.cut,
-                );
-            }
-            self.unmake_move();
-            if self.stopped {
-                return Some(0);
-            }
-            if score >= probcut_beta {
-                let result = NodeResult {
-                    best_move: mv,
-                    score,
-                    static_eval: node.raw_eval,
-                    depth: probcut_depth + 1,
-                    bound: Bound::Lower,
-                    pv: node.tt_pv,
-                };
-                ctx.store(node.key, ply, result);
-                return Some(if is_decisive(score) {
-                    score
-                } else {
-                    score - (probcut_beta - beta)
-                });
-            }
-        }
         None
     }
 
@@ -626,8 +544,7 @@ impl Worker {
 
     /// Step 9. Whether move `c` is skipped at shallow depth, `moves_tried` moves
     /// into the loop, and whether every later quiet move that does not give
-    /// check would be skipped too. With `futraise`, a quiet move skipped by
-    /// futility raises `best_score` to its futility value.
+    /// check would be skipped too.
     #[inline(always)]
     fn prune_move(
         &self,
@@ -636,27 +553,11 @@ impl Worker {
         c: &Candidate,
         alpha: i32,
         moves_tried: usize,
-        best_score: &mut i32,
     ) -> Pruning {
         let board = self.board();
         let depth = node.depth;
         let lmr_depth = (depth - 1 - c.base_reduction / lmr_unit()).max(0);
         if c.noisy || c.gives_check {
-            // Captures whose victim cannot lift the eval to alpha.
-            if ctx.features.capture_futility
-                && !c.gives_check
-                && !node.in_check
-                && c.mv.promotion().is_none()
-                && lmr_depth <= capture_futility_max_depth()
-                && node.static_eval
-                    + capture_futility_base()
-                    + capture_futility_per_depth() * lmr_depth
-                    + board.captured_value(c.mv)
-                    + c.history / capture_futility_history_divisor()
-                    <= alpha
-            {
-                return Pruning::Skip;
-            }
             // Captures that lose too much material (checks are kept: sacrifices).
             let losing = ctx.features.see
                 && !c.gives_check
@@ -679,20 +580,7 @@ impl Worker {
                 + futility_base()
                 + futility_per_depth() * (lmr_depth + i32::from(node.improving));
             if futility_value <= alpha {
-                if ctx.features.futility_raise
-                    && *best_score <= futility_value
-                    && !is_decisive(*best_score)
-                    && !is_decisive(futility_value)
-                {
-                    *best_score = futility_value;
-                }
-                // Later moves' futility values are no higher, so none raises
-                // `best_score` further (a decisive one aside).
-                return if is_decisive(futility_value) {
-                    Pruning::Skip
-                } else {
-                    Pruning::SkipQuiets
-                };
+                return Pruning::SkipQuiets;
             }
         }
         // History: this move has kept failing in similar positions.
