@@ -26,7 +26,7 @@ const PEAK_KIB: u64 = 200 << 10;
 
 /// The shipped network, as a file.
 fn network() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/eval/nets/gen12.nnue")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/eval/nets/gen13.nnue")
 }
 
 /// Paths that are not what the engine wants, made afresh in a folder of

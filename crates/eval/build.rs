@@ -8,7 +8,7 @@ use sha2::Digest;
 use std::path::PathBuf;
 
 /// The default network, relative to this crate.
-const DEFAULT_NET: &str = "nets/gen12.nnue";
+const DEFAULT_NET: &str = "nets/gen13.nnue";
 
 fn main() {
     println!("cargo:rerun-if-env-changed=TESSERA_EVALFILE");
