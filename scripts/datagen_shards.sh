@@ -7,6 +7,8 @@
 #
 #   scripts/datagen_shards.sh GENERATION FIRST_SEED [SHARDS]
 #
+# A seed the generation already has in the manifest is skipped, so the same
+# command may be run again and goes on where the data ends.
 # Environment: BIN (the engine, default target/release/tessera; it is copied
 # first so a rebuild cannot change it mid-run), COMMIT (the commit BIN was
 # built from, default HEAD, which must then have no uncommitted changes),
@@ -46,6 +48,13 @@ for ((i = 0; i < shards; i++)); do
     name=gen$gen-$COMMIT-s$seed
     out=data/gen$gen/$name.bin
     if [ -e "$out.xz" ]; then continue; fi
+    # A seed this generation's data already has, from any commit: a build that
+    # plays the same (a commit that changed only the docs) would play the same games.
+    if awk -F'\t' -v g="$gen" -v s="$seed" '$2 == g && $4 == s && $10 == "datagen" { found = 1 }
+        END { exit !found }' "$manifest"; then
+        echo "seed $seed: generation $gen has it already (data/manifest.tsv); skipped" >&2
+        continue
+    fi
     log=$(mktemp)
     "$bin" datagen --games "$games" ${NODES:+--nodes "$NODES"} --threads "$threads" --seed "$seed" \
         --out "$out.part" 2> >(tee "$log" >&2)
