@@ -24,9 +24,10 @@ const PROMPT: Duration = Duration::from_secs(1);
 /// or the device would take.
 const PEAK_KIB: u64 = 200 << 10;
 
-/// The shipped network, as a file.
+/// The shipped network, as a file: the one this build embeds, named once in
+/// `crates/eval/build.rs`.
 fn network() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/eval/nets/gen13.nnue")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/eval/nets").join(eval::nnue::EMBEDDED_NAME)
 }
 
 /// Paths that are not what the engine wants, made afresh in a folder of
