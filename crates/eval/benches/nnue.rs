@@ -7,7 +7,8 @@
 //! build with `RUSTFLAGS="-C target-cpu=x86-64-v3"` to compare the explicit
 //! AVX2 kernels with what the compiler makes of the same loops under AVX2.
 //! In a build without AVX2 the vector paths run through run-time detection
-//! and are not inlined into the benchmark loop.
+//! and are not inlined into the benchmark loop. On AArch64 the paths are the
+//! portable code and NEON.
 //!
 //! Times are the benchmark thread's CPU time (the workspace's
 //! `benches/support/thread_cpu_time.rs`), so a loaded machine slows the run

@@ -1,22 +1,37 @@
 //! The network's two hot kernels — the fused accumulator update and the
-//! SCReLU dot product of the output layer — on each instruction set: the
-//! portable Rust (`portable`, which the compiler vectorises) and explicit
-//! `std::arch` code for AVX2 and for AVX-512 (F and BW).
+//! SCReLU dot product of the output layer — on each instruction set.
+//!
+//! `portable` is plain Rust, which the compiler vectorises for the build's
+//! target; it defines the results. The vector paths are written once, in
+//! `kernels`, over a small primitive layer (`primitives::Simd`: load, store,
+//! add, multiply-add, …) that each instruction set implements in a file of
+//! its own: `avx2` and `avx512` (F and BW) on x86-64, `neon` on AArch64. A
+//! new instruction set (WebAssembly's `simd128`, say) is one more such file
+//! and one more [`Path`].
 //!
 //! Every path gives bit-identical results (the tests compare them on random
 //! inputs and on the positions of a search tree). The engine's choice is made
 //! at **compile time**, per kernel ([`UPDATE`], [`DOT`]), from the build's
-//! target features: a default build runs the portable code, a build with
-//! `-C target-cpu=x86-64-v3` (AVX2) or `x86-64-v4` (AVX-512BW) the vector path
-//! chosen for it. A [`Path`] can also be run explicitly wherever
-//! [`Path::is_available`] says this CPU has it, whatever the build (tests,
-//! benchmarks).
+//! target features: an x86-64 build without AVX2 (`-C target-cpu=x86-64-v2`)
+//! runs the portable code, a build with AVX2 (`x86-64-v3`) or AVX-512BW
+//! (`x86-64-v4`, or `native` on such a CPU) the vector path chosen for it, an
+//! AArch64 build NEON. A [`Path`] can also be run
+//! explicitly wherever [`Path::is_available`] says this CPU has it, whatever
+//! the build (tests, benchmarks): each vector path's kernels are compiled in
+//! a function with its target features enabled, so they are real vector code
+//! even in a build whose baseline lacks them.
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+mod kernels;
+#[cfg(target_arch = "aarch64")]
+mod neon;
 mod portable;
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+mod primitives;
 #[cfg(test)]
 mod tests;
 
@@ -27,16 +42,21 @@ use super::layout::HIDDEN;
 pub enum Path {
     /// Plain Rust, vectorised by the compiler for the build's target.
     Portable,
-    /// Explicit AVX2 (16 `i16` lanes).
+    /// Explicit AVX2 (16 `i16` lanes), on x86-64.
     Avx2,
-    /// Explicit AVX-512F and AVX-512BW (32 `i16` lanes).
+    /// Explicit AVX-512F and AVX-512BW (32 `i16` lanes), on x86-64.
     Avx512,
+    /// Explicit NEON (8 `i16` lanes), on AArch64.
+    Neon,
 }
 
 /// Whether the build targets AVX-512BW (and so AVX-512F) on x86-64.
 const BUILT_AVX512: bool = cfg!(all(target_arch = "x86_64", target_feature = "avx512bw"));
 /// Whether the build targets AVX2 on x86-64.
 const BUILT_AVX2: bool = cfg!(all(target_arch = "x86_64", target_feature = "avx2"));
+/// Whether the build targets NEON on AArch64 (every standard AArch64 target
+/// does).
+const BUILT_NEON: bool = cfg!(all(target_arch = "aarch64", target_feature = "neon"));
 
 /// The path the engine's accumulator update takes in this build: the widest
 /// the build's target features allow (AVX-512 updates in 0.75–0.80 of AVX2's
@@ -45,19 +65,28 @@ pub const UPDATE: Path = if BUILT_AVX512 {
     Path::Avx512
 } else if BUILT_AVX2 {
     Path::Avx2
+} else if BUILT_NEON {
+    Path::Neon
 } else {
     Path::Portable
 };
 
 /// The path the engine's output layer ([`Path::screlu_dot`]) takes in this
 /// build: AVX2 wherever the build has it, AVX-512 builds included (their
-/// AVX-512 kernel is no faster here: one dot product of 384 neurons is too
-/// short for the wider reductions to pay, `benches/nnue.rs`).
-pub const DOT: Path = if BUILT_AVX2 { Path::Avx2 } else { Path::Portable };
+/// AVX-512 kernel was no faster when measured on 384 neurons: one dot product
+/// that short leaves the wider reductions little to gain, `benches/nnue.rs`);
+/// NEON on AArch64.
+pub const DOT: Path = if BUILT_AVX2 {
+    Path::Avx2
+} else if BUILT_NEON {
+    Path::Neon
+} else {
+    Path::Portable
+};
 
 impl Path {
     /// Every path, portable first.
-    pub const ALL: [Path; 3] = [Path::Portable, Path::Avx2, Path::Avx512];
+    pub const ALL: [Path; 4] = [Path::Portable, Path::Avx2, Path::Avx512, Path::Neon];
 
     /// The path's name, for benchmarks and messages.
     pub const fn name(self) -> &'static str {
@@ -65,6 +94,7 @@ impl Path {
             Path::Portable => "portable",
             Path::Avx2 => "avx2",
             Path::Avx512 => "avx512",
+            Path::Neon => "neon",
         }
     }
 
@@ -75,23 +105,41 @@ impl Path {
             Path::Portable => "vectorised by the compiler",
             Path::Avx2 => "explicit AVX2",
             Path::Avx512 => "explicit AVX-512",
+            Path::Neon => "explicit NEON",
         }
     }
 
     /// Whether this CPU can run the path: compiled in, or detected at run time.
-    /// Constant (and free) for the paths the build's target features include.
+    /// Constant (and free) for the paths the build's target features include;
+    /// false for those of another architecture.
     #[inline(always)]
     pub fn is_available(self) -> bool {
         match self {
             Path::Portable => true,
-            Path::Avx2 => BUILT_AVX2 || detected_avx2(),
-            Path::Avx512 => BUILT_AVX512 || detected_avx512(),
+            Path::Avx2 => BUILT_AVX2 || self.detected(),
+            Path::Avx512 => BUILT_AVX512 || self.detected(),
+            Path::Neon => BUILT_NEON || self.detected(),
         }
     }
 
     /// The paths this CPU can run, portable first.
     pub fn available() -> impl Iterator<Item = Path> {
         Path::ALL.into_iter().filter(|path| path.is_available())
+    }
+
+    /// Whether run-time detection finds the path's instruction set on this
+    /// CPU; false for a path of another architecture.
+    fn detected(self) -> bool {
+        match self {
+            Path::Portable => true,
+            #[cfg(target_arch = "x86_64")]
+            Path::Avx2 => avx2::detected(),
+            #[cfg(target_arch = "x86_64")]
+            Path::Avx512 => avx512::detected(),
+            #[cfg(target_arch = "aarch64")]
+            Path::Neon => neon::detected(),
+            _ => false,
+        }
     }
 
     /// `out = parent + Σ add[..A] − Σ sub[..R]` over the `i16` lanes, wrapping.
@@ -116,8 +164,10 @@ impl Path {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the CPU has AVX-512F and AVX-512BW (asserted above).
             Path::Avx512 => unsafe { avx512::update::<A, R>(out, parent, add, sub) },
-            #[cfg(not(target_arch = "x86_64"))]
-            _ => unreachable!("only the portable path is available off x86-64"),
+            #[cfg(target_arch = "aarch64")]
+            // SAFETY: the CPU has NEON (asserted above).
+            Path::Neon => unsafe { neon::update::<A, R>(out, parent, add, sub) },
+            _ => unreachable!("no CPU of this architecture has the {} path", self.name()),
         }
     }
 
@@ -138,28 +188,10 @@ impl Path {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the CPU has AVX-512F and AVX-512BW (asserted above).
             Path::Avx512 => unsafe { avx512::screlu_dot(values, weights) },
-            #[cfg(not(target_arch = "x86_64"))]
-            _ => unreachable!("only the portable path is available off x86-64"),
+            #[cfg(target_arch = "aarch64")]
+            // SAFETY: the CPU has NEON (asserted above).
+            Path::Neon => unsafe { neon::screlu_dot(values, weights) },
+            _ => unreachable!("no CPU of this architecture has the {} path", self.name()),
         }
     }
-}
-
-#[cfg(target_arch = "x86_64")]
-fn detected_avx2() -> bool {
-    std::is_x86_feature_detected!("avx2")
-}
-
-#[cfg(target_arch = "x86_64")]
-fn detected_avx512() -> bool {
-    std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw")
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-fn detected_avx2() -> bool {
-    false
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-fn detected_avx512() -> bool {
-    false
 }

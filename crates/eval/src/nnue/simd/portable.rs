@@ -1,7 +1,8 @@
 //! The portable kernels: plain Rust over `i16` slices, which the compiler
 //! vectorises with whatever the build's target allows (SSE2 by default,
 //! AVX2 under `-C target-cpu=x86-64-v3`). They define the results every other
-//! path must reproduce bit for bit.
+//! path must reproduce bit for bit, and compute the neurons a vector kernel
+//! leaves over past its last whole vector ([`update_from`], [`chunk_sum`]).
 
 use crate::nnue::layout::{DOT_CHUNK, HIDDEN, QA};
 
@@ -13,7 +14,20 @@ pub fn update<const A: usize, const R: usize>(
     add: [&[i16; HIDDEN]; 2],
     sub: [&[i16; HIDDEN]; 2],
 ) {
-    for j in 0..HIDDEN {
+    update_from::<A, R>(0, out, parent, add, sub);
+}
+
+/// [`update`] over the neurons from `start` on: all of them, or the tail a
+/// vector path leaves when its lanes do not divide [`HIDDEN`].
+#[inline(always)]
+pub(super) fn update_from<const A: usize, const R: usize>(
+    start: usize,
+    out: &mut [i16; HIDDEN],
+    parent: &[i16; HIDDEN],
+    add: [&[i16; HIDDEN]; 2],
+    sub: [&[i16; HIDDEN]; 2],
+) {
+    for j in start..HIDDEN {
         let mut v = parent[j];
         for row in &add[..A] {
             v = v.wrapping_add(row[j]);

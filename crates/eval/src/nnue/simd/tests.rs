@@ -2,7 +2,9 @@
 //! accumulators and weight rows (with values far beyond the clamp range,
 //! negative ones and the extremes of `i16`, so that sums wrap and `clamp × w`
 //! overflows), slices of any length and alignment, and the accumulators of a
-//! search tree under a pseudo-random network. Results must be identical.
+//! search tree under a pseudo-random network. Results must be identical. A
+//! path this CPU lacks is skipped (on x86-64, NEON's tests run under QEMU:
+//! `docs/nnue.md`).
 
 use super::Path;
 use crate::nnue::accumulator::{Accumulator, MoveDelta};
@@ -178,8 +180,20 @@ fn avx512_agrees_with_portable() {
 }
 
 #[test]
+fn neon_agrees_with_portable() {
+    if runs_here(Path::Neon) {
+        random_inputs_agree(Path::Neon);
+        search_tree_agrees(Path::Neon);
+    }
+}
+
+#[test]
 fn the_builds_paths_run_here() {
     // A build's own paths are compiled in: the engine never checks at run time.
     assert!(super::UPDATE.is_available() && super::DOT.is_available());
     assert!(Path::available().next() == Some(Path::Portable));
+    // NEON is in every AArch64 CPU: an ARM build runs it for both kernels.
+    if cfg!(target_arch = "aarch64") {
+        assert_eq!((super::UPDATE, super::DOT), (Path::Neon, Path::Neon));
+    }
 }
