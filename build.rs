@@ -157,8 +157,9 @@ fn main() {
     code.push_str("];\n");
     std::fs::write(out.join("cpu_features.rs"), code).expect("write cpu_features.rs");
 
-    // The check runs from `.init_array`, an ELF feature; elsewhere there is none.
-    if !x86_64 || env("CARGO_CFG_TARGET_OS") != "linux" {
+    // The check runs from the C runtime's initialisers: `.init_array` on Linux,
+    // `.CRT$XCU` on Windows; elsewhere (macOS) there is none.
+    if !x86_64 || !matches!(env("CARGO_CFG_TARGET_OS").as_str(), "linux" | "windows") {
         return;
     }
     let object = out.join("cpu_check.o");
@@ -183,6 +184,13 @@ fn main() {
         panic!("compiling src/cpu_check.rs failed:\n{}", String::from_utf8_lossy(&result.stderr));
     }
     println!("cargo:rustc-link-arg-bins={}", object.display());
+    // The linker takes the object after the system libraries: on Windows its
+    // three kernel32 calls need that import library named again after it.
+    match (env("CARGO_CFG_TARGET_OS").as_str(), env("CARGO_CFG_TARGET_ENV").as_str()) {
+        ("windows", "msvc") => println!("cargo:rustc-link-arg-bins=kernel32.lib"),
+        ("windows", _) => println!("cargo:rustc-link-arg-bins=-lkernel32"),
+        _ => {}
+    }
 }
 
 /// The Makefile's builds for older CPUs (`make <target>`, `-C target-cpu`),

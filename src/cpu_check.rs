@@ -12,8 +12,8 @@
 //! checks for a feature must not itself be compiled to use it. So `build.rs`
 //! compiles this file on its own, as a `no_std` object for baseline x86-64,
 //! and links it into the `tessera` binary, where the C runtime calls
-//! [`check_cpu`] from `.init_array`, before any code built with the target
-//! features runs. It reads `cpuid` (not `is_x86_feature_detected!`, which
+//! `check_cpu` before any code built with the target features runs (from
+//! `.init_array` on Linux, from its initialiser table `.CRT$XCU` on Windows). It reads `cpuid` (not `is_x86_feature_detected!`, which
 //! answers `true` at compile time for a feature the build enables) and XCR0
 //! for the register state the operating system saves. The list of features
 //! comes from `build.rs`, which derives it from the build's target features.
@@ -131,31 +131,19 @@ impl Cpu for ThisCpu {
 }
 
 /// What runs before the Rust runtime: the check, and on failure one line on
-/// standard output and `_exit(1)`. Only libc's `write` and `_exit` are used.
+/// standard output and an exit with status 1, through the operating system
+/// alone ([`sys`]), never through a library that a static link might order
+/// after this object.
 #[cfg(tessera_cpu_check)]
 mod entry {
     use super::{BUILDS, REQUIRED, ThisCpu, build_for, lacks};
 
-    unsafe extern "C" {
-        fn write(fd: i32, buf: *const u8, count: usize) -> isize;
-        fn _exit(status: i32) -> !;
-    }
-
-    /// Called by the C runtime before `main` (see the module documentation).
+    /// Called by the C runtime before `main`: from `.init_array` on Linux,
+    /// from the C runtime's initialiser table (`.CRT$XCU`) on Windows.
     #[used]
-    #[unsafe(link_section = ".init_array")]
+    #[cfg_attr(target_os = "linux", unsafe(link_section = ".init_array"))]
+    #[cfg_attr(windows, unsafe(link_section = ".CRT$XCU"))]
     static CHECK_CPU: extern "C" fn() = check_cpu;
-
-    fn print(mut text: &[u8]) {
-        while !text.is_empty() {
-            // SAFETY: `text` is a valid slice of `text.len()` bytes.
-            let written = unsafe { write(1, text.as_ptr(), text.len()) };
-            match text.get(written.max(0) as usize..) {
-                Some(rest) if written > 0 => text = rest,
-                _ => return,
-            }
-        }
-    }
 
     /// Checks the CPU; returns if it has everything, else says what it lacks and exits.
     extern "C" fn check_cpu() {
@@ -163,6 +151,7 @@ mod entry {
         if !REQUIRED.iter().any(|r| lacks(&cpu, r)) {
             return;
         }
+        let print = sys::write_stdout;
         print(b"info string error: this tessera binary was built for CPU features this CPU lacks:");
         for r in REQUIRED.iter().filter(|r| lacks(&cpu, r)) {
             print(b" ");
@@ -172,15 +161,103 @@ mod entry {
             Some(build) => {
                 print(b". This CPU runs the ");
                 print(build.cpu);
-                print(b" build: `make ");
+                print(b" build: the release's ");
+                print(build.make);
+                print(b" file, or `make ");
                 print(build.make);
                 print(b"`");
             }
             None => print(b". This CPU needs a baseline x86-64 build: `make ARCH=x86-64`"),
         }
         print(b", or `make native` on this machine (README: Building for other CPUs).\n");
-        // SAFETY: ends the process at once; nothing of Rust's runtime has started.
-        unsafe { _exit(1) }
+        sys::exit_failure()
+    }
+
+    /// Linux: the kernel's `write` and `exit_group` system calls.
+    #[cfg(target_os = "linux")]
+    mod sys {
+        /// Writes all of `text` to standard output (as much as the system takes).
+        pub fn write_stdout(mut text: &[u8]) {
+            while !text.is_empty() {
+                let written: isize;
+                // SAFETY: `write(1, text, len)` (system call 1) only reads the
+                // `text.len()` bytes of a valid slice; the kernel clobbers rcx
+                // and r11, declared, and touches no stack.
+                unsafe {
+                    core::arch::asm!(
+                        "syscall",
+                        inlateout("rax") 1isize => written,
+                        in("rdi") 1isize,
+                        in("rsi") text.as_ptr(),
+                        in("rdx") text.len(),
+                        lateout("rcx") _,
+                        lateout("r11") _,
+                        options(nostack),
+                    );
+                }
+                match text.get(written.max(0) as usize..) {
+                    Some(rest) if written > 0 => text = rest,
+                    _ => return,
+                }
+            }
+        }
+
+        /// Ends the process at once with status 1.
+        pub fn exit_failure() -> ! {
+            // SAFETY: `exit_group(1)` (system call 231) ends every thread of the
+            // process; nothing of Rust's runtime has started, so nothing is lost.
+            unsafe {
+                core::arch::asm!("syscall", in("rax") 231isize, in("rdi") 1isize,
+                    options(noreturn, nostack));
+            }
+        }
+    }
+
+    /// Windows: kernel32's standard handle, `WriteFile` and `ExitProcess`.
+    #[cfg(windows)]
+    mod sys {
+        use core::ffi::c_void;
+
+        /// `STD_OUTPUT_HANDLE`.
+        const STD_OUTPUT_HANDLE: u32 = -11i32 as u32;
+
+        unsafe extern "system" {
+            fn GetStdHandle(which: u32) -> *mut c_void;
+            fn WriteFile(
+                file: *mut c_void,
+                buffer: *const u8,
+                length: u32,
+                written: *mut u32,
+                overlapped: *mut c_void,
+            ) -> i32;
+            fn ExitProcess(code: u32) -> !;
+        }
+
+        /// Writes all of `text` to standard output (as much as the system takes).
+        pub fn write_stdout(mut text: &[u8]) {
+            // SAFETY: asks for the process's standard output handle; no memory is touched.
+            let handle = unsafe { GetStdHandle(STD_OUTPUT_HANDLE) };
+            while !text.is_empty() {
+                let mut written = 0u32;
+                let length = text.len().min(u32::MAX as usize) as u32;
+                // SAFETY: `text` holds `length` readable bytes, `written` is a
+                // writable u32, and the write is synchronous (no OVERLAPPED). An
+                // invalid handle (no console) makes the call fail, not misbehave.
+                let ok = unsafe {
+                    WriteFile(handle, text.as_ptr(), length, &mut written, core::ptr::null_mut())
+                };
+                match text.get(written as usize..) {
+                    Some(rest) if ok != 0 && written > 0 => text = rest,
+                    _ => return,
+                }
+            }
+        }
+
+        /// Ends the process at once with status 1.
+        pub fn exit_failure() -> ! {
+            // SAFETY: ends the process; nothing of Rust's runtime has started.
+            unsafe { ExitProcess(1) }
+        }
     }
 }
 

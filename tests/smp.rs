@@ -130,6 +130,7 @@ fn allowed_cpus() -> Vec<usize> {
 }
 
 /// The nodes searched by `go depth 9` from the start of a new game.
+#[cfg(target_os = "linux")]
 fn nodes_to_depth_9(e: &mut Engine) -> u64 {
     e.send("ucinewgame");
     e.send("position startpos");

@@ -230,6 +230,38 @@ fn go_perft_prints_the_divide() {
     assert!(before.iter().any(|l| l == "e1h1: 1"), "Chess960 castling notation: {before:?}");
 }
 
+/// A GUI that exits closes the engine's input: the `go infinite` under way is
+/// stopped and answered with exactly one `bestmove`, and the process exits with 0.
+#[test]
+fn end_of_input_ends_a_search_with_one_bestmove_and_status_0() {
+    let mut e = Engine::start();
+    e.send_bytes(b"uci\nisready\ngo infinite\n");
+    e.close_input();
+    let status = e.wait_exit(SLOW);
+    assert!(status.is_some_and(|s| s.success()), "{status:?}");
+    let lines = e.lines_for(SLOW);
+    assert_eq!(lines.iter().filter(|l| l.starts_with("bestmove ")).count(), 1, "{lines:?}");
+}
+
+/// Each table reports how its memory was obtained; a refusal of large pages
+/// (Windows) is explained once, and only where the table has regular pages.
+#[test]
+fn the_table_says_its_pages_and_a_large_page_refusal_once() {
+    let mut e = Engine::start();
+    for command in ["uci", "setoption name Hash value 256", "setoption name Hash value 64", "uci"] {
+        e.send(command);
+    }
+    let lines = e.sync();
+    let tables: Vec<&String> =
+        lines.iter().filter(|l| l.starts_with("info string hash table ")).collect();
+    assert_eq!(tables.len(), 4, "{lines:?}");
+    let refusals = lines.iter().filter(|l| l.starts_with("info string large pages not granted: "));
+    // On Windows every one of these tables is big enough to ask for large pages.
+    let refused = cfg!(windows) && tables.iter().any(|l| l.ends_with(", regular pages"));
+    assert_eq!(refusals.count(), usize::from(refused), "{lines:?}");
+    assert!(e.quit(SLOW));
+}
+
 /// A script that pipes `go perft N` and then `quit`, or just ends, gets the
 /// divide and the total: `quit` and end of input wait for the count.
 #[test]

@@ -27,11 +27,18 @@ impl ThreadCpuTime {
         ThreadCpuTime { epoch: Instant::now(), wall }
     }
 
+    #[cfg(unix)]
     fn thread_cpu() -> Option<u64> {
         let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
         // SAFETY: `ts` is a valid, writable timespec for the call to fill.
         let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
         (rc == 0).then(|| ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64)
+    }
+
+    /// No thread CPU clock outside Unix (Windows): wall time.
+    #[cfg(not(unix))]
+    fn thread_cpu() -> Option<u64> {
+        None
     }
 
     fn now(&self) -> u64 {

@@ -7,9 +7,13 @@
 //! is answered by exactly one `bestmove`, whatever else it contains. The loop
 //! stays responsive while the engine works (`isready`, `stop`, `ponderhit` are
 //! answered at once) because searches run on the pool's threads and `go perft`
-//! on a thread of its own. `quit` and end of input stop a search at once but
-//! let a `go perft` print its count first, as a script that pipes `go perft N`
-//! then `quit` expects (`stop` ends the count). Input that is not UTF-8, or
+//! on a thread of its own. `quit` and end of input stop a search at once (its
+//! `bestmove` is printed before the loop returns) but let a `go perft` print its
+//! count first, as a script that pipes `go perft N` then `quit` expects (`stop`
+//! ends the count). End of input is also what a GUI that exits leaves behind (its
+//! end of the pipe closes), on every system; a closed console window on Windows
+//! ends the process through the system's default handler, as a closed terminal
+//! does on Linux (docs/reliability.md). Input that is not UTF-8, or
 //! absurdly long, is a line to report, never the end of input; a refused
 //! resource (memory for `Hash`, a thread for `Threads`) is an error line, and the
 //! engine keeps what it had.
@@ -23,6 +27,7 @@ mod eval_board;
 pub mod go;
 pub mod input;
 pub mod limiter;
+mod machine_memory;
 mod on_change;
 pub mod options;
 pub mod output;
@@ -66,6 +71,9 @@ struct Engine {
     /// Whether the last search started ends by itself (not `infinite`, not
     /// `ponder`): what [`AtTheEnd::LetItFinish`] waits for.
     search_ends_by_itself: bool,
+    /// Whether the engine has said why the system refused large pages (it
+    /// says so once).
+    large_pages_refusal_told: bool,
 }
 
 /// What `quit` or the end of input does to a search under way.
@@ -134,6 +142,7 @@ fn run_with(
         network: eval::nnue::embedded(),
         rng: Rng::from_seed_or_clock(0),
         search_ends_by_itself: false,
+        large_pages_refusal_told: false,
     };
     for line in Lines::new(input) {
         let go_on = match line {
@@ -348,10 +357,21 @@ impl Engine {
         self.settings = new;
     }
 
-    fn announce_hash(&self) {
-        let (huge, mb) = self.pool.hash_info();
-        let pages = if huge { "transparent huge pages requested" } else { "normal pages" };
-        self.out.line(&format!("info string hash table {mb} MB, {pages}"));
+    /// Says how big the table is and how its memory was obtained: `info string
+    /// hash table 16 MB, regular pages`. The first time the table asked for
+    /// large pages and the system refused them (Windows), a second line says
+    /// why, once in the life of the process.
+    fn announce_hash(&mut self) {
+        let (backing, mb) = self.pool.hash_info();
+        self.out.line(&format!("info string hash table {mb} MB, {backing}"));
+        if !self.large_pages_refusal_told
+            && let Some(refusal) = self.pool.large_page_refusal()
+        {
+            self.out.line(&format!(
+                "info string large pages not granted: {refusal}; the hash table uses regular pages"
+            ));
+            self.large_pages_refusal_told = true;
+        }
     }
 
     /// Says where the search threads run: `info string 4 threads pinned to

@@ -281,18 +281,17 @@ pub const DEFAULT_HASH_MB: usize = 16;
 /// The default `Move Overhead` in milliseconds.
 pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
 
-/// The machine's memory in MB (the `Hash` maximum), from `/proc/meminfo` where
-/// available (at most what the table can address): read at the first call
-/// (every `setoption` declares the options anew), then remembered.
+/// The machine's memory in MB (the `Hash` maximum), as the system reports it
+/// (`/proc/meminfo` on Linux, `GlobalMemoryStatusEx` on Windows, the sysctl
+/// `hw.memsize` on macOS), 65536 where it does not say, at most what the table
+/// can address: read at the first call (every `setoption` declares the options
+/// anew), then remembered.
 pub fn machine_memory_mb() -> i64 {
     static MB: OnceLock<i64> = OnceLock::new();
     *MB.get_or_init(|| {
-        let from_proc = std::fs::read_to_string("/proc/meminfo").ok().and_then(|text| {
-            let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
-            let kb: i64 = line.split_whitespace().nth(1)?.parse().ok()?;
-            Some(kb / 1024)
-        });
-        from_proc.unwrap_or(65_536).clamp(1, tt::MAX_MB as i64)
+        let mb = super::machine_memory::total_bytes()
+            .map_or(65_536, |bytes| i64::try_from(bytes >> 20).unwrap_or(i64::MAX));
+        mb.clamp(1, tt::MAX_MB as i64)
     })
 }
 

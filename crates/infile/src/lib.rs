@@ -263,7 +263,6 @@ fn kind_of(kind: &std::fs::FileType) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::{Duration, Instant};
 
     fn temp(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("infile-{}-{name}", std::process::id()));
@@ -293,6 +292,7 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn devices_and_fifos_are_refused_at_once() {
+        use std::time::{Duration, Instant};
         assert!(matches!(
             reason(InputFile::open("/dev/zero")),
             Reason::NotRegular("a character device")

@@ -86,17 +86,8 @@ impl Topology {
     /// node with the fewest threads per CPU after it joins (the lowest index
     /// on a tie), so threads spread in proportion to the nodes' CPUs.
     pub fn assign(&self, threads: usize) -> Vec<usize> {
-        let mut count = vec![0usize; self.nodes.len()];
-        (0..threads)
-            .map(|_| {
-                // (count + 1) / cpus of `a` against `b`'s, without division.
-                let load = |a: usize, b: usize| (count[a] + 1) * self.nodes[b].len();
-                let node =
-                    (0..self.nodes.len()).min_by(|&a, &b| load(a, b).cmp(&load(b, a))).unwrap_or(0);
-                count[node] += 1;
-                node
-            })
-            .collect()
+        let sizes: Vec<usize> = self.nodes.iter().map(Vec::len).collect();
+        crate::spread::in_proportion(&sizes, threads)
     }
 }
 

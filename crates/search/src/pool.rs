@@ -23,6 +23,10 @@
 //! the peak is the larger size, not the sum), and when the system refuses the
 //! new size the table is allocated again at the old one.
 //!
+//! On Windows with more than one processor group (over 64 logical
+//! processors), the threads are spread over the groups as they start
+//! ([`crate::processor_groups`]).
+//!
 //! The table is first touched by the threads of a [`tt::Placement`] that
 //! follows the NUMA policy and the thread count ([`crate::numa::table_placement`]):
 //! when either changes, the table is placed anew.
@@ -39,6 +43,7 @@ use crate::deepening::{follower_search, helper_search, main_search};
 use crate::limits::SearchJob;
 use crate::numa::{NumaNodes, NumaPolicy};
 use crate::params;
+use crate::processor_groups;
 use crate::report::{Reporter, SearchOutcome};
 use crate::shared::{Results, Shared};
 use crate::signals::Signals;
@@ -264,10 +269,16 @@ impl ThreadPool {
         self.stopped().resources.tt_mut().try_resize(mb)
     }
 
-    /// Whether the table got huge pages, and its size in MB.
-    pub fn hash_info(&self) -> (bool, usize) {
+    /// How the table's memory was obtained, and its size in MB.
+    pub fn hash_info(&self) -> (tt::Backing, usize) {
         let tt = &self.shared.commands.lock().resources.tt;
-        (tt.huge_pages(), tt.size_mb())
+        (tt.backing(), tt.size_mb())
+    }
+
+    /// Why the table asked for large pages and did not get them (Windows; see
+    /// [`TranspositionTable::large_page_refusal`]).
+    pub fn large_page_refusal(&self) -> Option<tt::LargePageRefusal> {
+        self.shared.commands.lock().resources.tt.large_page_refusal()
     }
 
     /// Chooses how the final move is picked among threads (from the next search on).
@@ -363,6 +374,9 @@ fn room_for_a_thread() -> bool {
 /// Under a NUMA policy that pins, each thread pins itself to its node's CPUs
 /// before it allocates its `Worker` (so the worker's memory is the node's),
 /// and the pool records where each thread went (see [`ThreadPool::pinned_nodes`]).
+/// On a Windows machine with several processor groups, a thread that is not
+/// pinned binds itself to one group instead, so that the threads reach every
+/// group ([`crate::processor_groups`]).
 fn spawn(shared: &Arc<Shared>, threads: usize) -> Result<Vec<SearchThread>, PoolError> {
     let (epoch, network) = {
         let c = shared.commands.lock();
@@ -370,6 +384,7 @@ fn spawn(shared: &Arc<Shared>, threads: usize) -> Result<Vec<SearchThread>, Pool
     };
     let topology = shared.numa.topology();
     let nodes = topology.as_ref().map(|t| t.assign(threads));
+    let groups = processor_groups::assign(&processor_groups::active_groups(), threads);
     let mut handles = Vec::with_capacity(threads);
     let mut pinned = Vec::with_capacity(threads);
     let (ready, started) = std::sync::mpsc::channel::<Option<usize>>();
@@ -381,6 +396,7 @@ fn spawn(shared: &Arc<Shared>, threads: usize) -> Result<Vec<SearchThread>, Pool
             let node = nodes[id];
             (node, t.cpus(node).to_vec())
         });
+        let group = groups.as_ref().map(|groups| groups[id]);
         let spawned = if room_for_a_thread() {
             std::thread::Builder::new().name(format!("search-{id}")).stack_size(STACK_BYTES).spawn(
                 move || {
@@ -388,6 +404,12 @@ fn spawn(shared: &Arc<Shared>, threads: usize) -> Result<Vec<SearchThread>, Pool
                     let node = place.and_then(|(node, cpus)| {
                         crate::numa::bind_current_thread(&cpus).ok().map(|()| node)
                     });
+                    if node.is_none()
+                        && let Some(group) = group
+                    {
+                        // Refused, the thread stays in the group it started in.
+                        let _ = group.bind_current_thread();
+                    }
                     let mut copy = None;
                     let mut worker =
                         Worker::new(thread_shared.numa.network_for(&network, node, &mut copy));

@@ -21,7 +21,8 @@
 //! - `entry`: bit layout of the data word and the XOR-checked atomic entry.
 //! - `bucket`: four entries per cache line and the replacement policy.
 //! - `table`: [`TranspositionTable`]: indexing, generations, `hashfull`.
-//! - `alloc`: zero-filled, huge-page-friendly memory and its first touch ([`Backing`]).
+//! - `alloc`: zero-filled memory on huge or large pages where the system grants them,
+//!   and its first touch ([`Backing`], [`LargePageRefusal`]).
 //! - `placement`: which threads touch the memory first, and so where it lives ([`Placement`]).
 //! - `parallel`: splitting the touch and the clears across those threads.
 //! - `score`: the mate- and tablebase-score convention ([`to_tt_score`], [`from_tt_score`]).
@@ -45,7 +46,7 @@ mod table;
 #[doc(hidden)]
 pub mod testing;
 
-pub use alloc::Backing;
+pub use alloc::{Backing, LargePageRefusal};
 pub use bucket::Replacement;
 pub use entry::{MAX_STORED_DEPTH, MIN_STORED_DEPTH};
 pub use placement::{Pin, Placement};

@@ -1,7 +1,7 @@
 //! The shared table: an array of buckets indexed by the high bits of
 //! `key * bucket_count`, plus the search generation.
 
-use crate::alloc::{self, Backing, HugeBuffer};
+use crate::alloc::{self, Backing, HugeBuffer, LargePageRefusal};
 use crate::bucket::{Bucket, ENTRIES, Replacement};
 use crate::entry::GENERATIONS;
 use crate::placement::Placement;
@@ -200,6 +200,14 @@ impl TranspositionTable {
         self.buckets.backing()
     }
 
+    /// Why the table asked for large pages and did not get them (Windows, tables
+    /// of at least the large-page minimum, 2 MiB on x86-64): it has regular
+    /// pages then. `None` when it got them, did not ask, and on other systems.
+    #[must_use]
+    pub fn large_page_refusal(&self) -> Option<LargePageRefusal> {
+        self.buckets.large_page_refusal()
+    }
+
     /// Whether the table was allocated for and advised to use huge pages
     /// (shorthand for `backing() == Backing::HugePages`).
     #[must_use]
@@ -289,6 +297,7 @@ impl fmt::Debug for TranspositionTable {
             .field("mb", &self.mb)
             .field("buckets", &self.buckets.len())
             .field("backing", &self.backing())
+            .field("large_page_refusal", &self.large_page_refusal())
             .field("generation", &self.generation())
             .field("replacement", &self.replacement)
             .field("placement", &self.placement)
