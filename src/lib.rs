@@ -17,5 +17,5 @@ pub mod uci;
 
 /// The version this build reports (`id name Tessera <VERSION>`): the package
 /// version, then the short commit it was built from where that is known
-/// (`0.7.0 3f2a9c1`; `0.7.0` alone for a build outside a git checkout).
+/// (`0.8.0 3f2a9c1`; `0.8.0` alone for a build outside a git checkout).
 pub const VERSION: &str = env!("TESSERA_VERSION");

@@ -10,7 +10,7 @@
 //! build:
 //!
 //! ```sh
-//! TESSERA_WINDOWS_EXE=dist/tessera-0.7.0-windows-x86-64-avx2.exe \
+//! TESSERA_WINDOWS_EXE=dist/tessera-0.8.0-windows-x86-64-avx2.exe \
 //!     cargo test --test platforms -- --ignored
 //! ```
 
