@@ -18,9 +18,9 @@ use crate::choice::BestMoveChoice;
 use crate::cluster::Cluster;
 use crate::counters::Counters;
 use crate::limits::SearchJob;
+use crate::sync::{Condvar, Mutex, MutexGuard};
 use crate::tablebase::Tablebase;
 use crate::time::TimeManager;
-use parking_lot::{Condvar, Mutex, MutexGuard};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use tt::TranspositionTable;
@@ -161,7 +161,7 @@ impl Commands {
     pub fn idle(&self) -> MutexGuard<'_, Control> {
         let mut c = self.control.lock();
         while c.active > 0 {
-            self.idle.wait(&mut c);
+            c = self.idle.wait(c);
         }
         c
     }
@@ -184,7 +184,7 @@ impl Commands {
             if let Some(command) = c.take(seen) {
                 return Some(command);
             }
-            self.wake.wait(&mut c);
+            c = self.wake.wait(c);
         }
     }
 

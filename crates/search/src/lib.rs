@@ -33,6 +33,7 @@ mod shared;
 mod signals;
 mod spread;
 mod stop;
+mod sync;
 mod tablebase;
 mod time;
 pub mod wdl;

@@ -18,8 +18,8 @@
 //! try the pinning on a machine with one node. Pinning uses Linux's
 //! `sched_setaffinity`; elsewhere the policy is accepted and nothing is pinned.
 
+use crate::sync::Mutex;
 use eval::nnue::Network;
-use parking_lot::Mutex;
 use std::fmt;
 use std::sync::Arc;
 

@@ -15,8 +15,8 @@ use crate::control::Commands;
 use crate::numa::NumaNodes;
 use crate::report::{Reporter, SearchOutcome};
 use crate::signals::Signals;
+use crate::sync::Mutex;
 use crossbeam_utils::CachePadded;
-use parking_lot::Mutex;
 use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
 

@@ -13,8 +13,8 @@
 //!
 //! The stop rules themselves (which limit applies when) are `StopCheck`'s, in `stop.rs`.
 
+use crate::sync::{Condvar, Mutex};
 use crossbeam_utils::CachePadded;
-use parking_lot::{Condvar, Mutex};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
@@ -144,7 +144,7 @@ impl Signals {
             if !self.hold.load(Ordering::SeqCst) {
                 return hit;
             }
-            self.released.wait(&mut guard);
+            guard = self.released.wait(guard);
         }
     }
 
@@ -153,7 +153,9 @@ impl Signals {
     pub fn wait_until(&self, until: Instant) {
         let mut guard = self.lock.lock();
         while !self.interrupted.load(Ordering::SeqCst) {
-            if self.released.wait_until(&mut guard, until).timed_out() {
+            let timed_out;
+            (guard, timed_out) = self.released.wait_until(guard, until);
+            if timed_out {
                 return;
             }
         }
