@@ -2,6 +2,8 @@
 //! that data generation, `genfens` and `UCI_LimitStrength` repeat exactly
 //! from a seed. Not for anything that needs cryptographic quality.
 
+use std::hash::BuildHasher;
+
 /// A SplitMix64 generator.
 #[derive(Debug, Clone)]
 pub struct Rng(u64);
@@ -12,8 +14,10 @@ impl Rng {
         Rng(seed)
     }
 
-    /// A generator seeded with `seed`, or from the clock and the process id
-    /// when `seed` is 0 (an option's "no seed").
+    /// A generator seeded with `seed`, or, when `seed` is 0 (an option's "no
+    /// seed"), from the clock hashed with the standard library's per-process
+    /// random keys (the system's random source on every platform, WebAssembly's
+    /// WASI included, where there is no process id).
     pub fn from_seed_or_clock(seed: u64) -> Rng {
         if seed != 0 {
             return Rng(seed);
@@ -21,7 +25,7 @@ impl Rng {
         let nanos = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0x9E37_79B9, |d| d.as_nanos() as u64);
-        Rng(nanos ^ u64::from(std::process::id()).rotate_left(32))
+        Rng(std::hash::RandomState::new().hash_one(nanos))
     }
 
     /// A new generator seeded by this one's next draw.
