@@ -10,9 +10,12 @@
 #   (tests/platforms.rs). Needs the release that scripts/check_builds.sh made.
 # * macOS (Apple Silicon and Intel): `cargo check` of the workspace, so that no
 #   Linux-only call creeps in (nothing links or runs for it here).
+# * WebAssembly (wasm32-wasip1-threads) under node (scripts/wasm/run.mjs, which
+#   gives each thread a Worker over the one shared memory): `bench` must give
+#   the native build's node count.
 #
 # Each part needs its tools (.ci/run installs them: gcc-aarch64-linux-gnu,
-# qemu-user, gcc-mingw-w64-x86-64, wine) and its Rust target (added here with
+# qemu-user, gcc-mingw-w64-x86-64, wine, nodejs) and its Rust target (added here with
 # rustup); where one is missing, a SKIPPED line says so. scripts/test runs
 # this after scripts/check_builds.sh.
 set -euo pipefail
@@ -61,3 +64,18 @@ for mac in aarch64-apple-darwin x86_64-apple-darwin; do
         echo "SKIPPED: macOS $mac: rustup could not add the target"
     fi
 done
+
+native=target/builds/tessera-native
+if have node && target wasm32-wasip1-threads && [ -x "$native" ]; then
+    cargo build --release --target wasm32-wasip1-threads
+    wasm=target/wasm32-wasip1-threads/release/tessera.wasm
+    want=$("$native" bench </dev/null 2>/dev/null | tail -n 1)
+    got=$(node scripts/wasm/run.mjs "$wasm" bench </dev/null 2>/dev/null | tail -n 1)
+    echo "WebAssembly under node: bench $got"
+    if [ "${got%% nodes*}" != "${want%% nodes*}" ]; then
+        echo "FAILED: the WebAssembly build gives bench '$got', the native build '$want'"
+        exit 1
+    fi
+else
+    echo "SKIPPED: the WebAssembly bench needs node, the Rust target wasm32-wasip1-threads and $native"
+fi
