@@ -62,6 +62,8 @@ pub const VECTOR_WIDTH: (u32, &str) = if cfg!(target_feature = "avx512bw") {
     (128, "SSE2")
 } else if cfg!(target_feature = "neon") {
     (128, "NEON")
+} else if cfg!(target_feature = "simd128") {
+    (128, "WebAssembly simd128")
 } else {
     (0, "no vector instructions")
 };

@@ -4,7 +4,8 @@
 //! overflows), slices of any length and alignment, and the accumulators of a
 //! search tree under a pseudo-random network. Results must be identical. A
 //! path this CPU lacks is skipped (on x86-64, NEON's tests run under QEMU:
-//! `docs/nnue.md`).
+//! `docs/nnue.md`; `simd128`'s under node, `cargo test --target
+//! wasm32-wasip1-threads`).
 
 use super::Path;
 use crate::nnue::accumulator::{Accumulator, MoveDelta};
@@ -188,6 +189,14 @@ fn neon_agrees_with_portable() {
 }
 
 #[test]
+fn simd128_agrees_with_portable() {
+    if runs_here(Path::Simd128) {
+        random_inputs_agree(Path::Simd128);
+        search_tree_agrees(Path::Simd128);
+    }
+}
+
+#[test]
 fn the_builds_paths_run_here() {
     // A build's own paths are compiled in: the engine never checks at run time.
     assert!(super::UPDATE.is_available() && super::DOT.is_available());
@@ -195,5 +204,13 @@ fn the_builds_paths_run_here() {
     // NEON is in every AArch64 CPU: an ARM build runs it for both kernels.
     if cfg!(target_arch = "aarch64") {
         assert_eq!((super::UPDATE, super::DOT), (Path::Neon, Path::Neon));
+    }
+    // WebAssembly cannot detect simd128: a build has it for both kernels or
+    // not at all.
+    if cfg!(target_arch = "wasm32") {
+        let simd128 = cfg!(target_feature = "simd128");
+        assert_eq!(Path::Simd128.is_available(), simd128);
+        let expected = if simd128 { Path::Simd128 } else { Path::Portable };
+        assert_eq!((super::UPDATE, super::DOT), (expected, expected));
     }
 }
