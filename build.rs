@@ -1,4 +1,4 @@
-//! Two things the `tessera` binary needs from its build:
+//! Three things the `tessera` binary needs from its build:
 //!
 //! * `TESSERA_VERSION`, the version it reports (`id name Tessera 0.2.0 3f2a9c1`):
 //!   the package version and, in a git checkout, the short commit of the build;
@@ -17,6 +17,8 @@
 //!   `src/cpu_check.rs` with that table into an object for *baseline* x86-64
 //!   (none of the build's target features) and links it into the `tessera`
 //!   binary, where it runs before anything else.
+//! * In the WebAssembly build, the largest memory the module declares
+//!   (`--max-memory`, from `src/wasm_memory.rs`).
 
 use std::fmt::Write as _;
 
@@ -108,8 +110,16 @@ const FEATURES: &[(&str, Location, &str)] = &[
 /// Target features that are not CPU features.
 const NOT_CPU: &[&str] = &["crt-static"];
 
+#[path = "src/wasm_memory.rs"]
+mod wasm_memory;
+
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=src/wasm_memory.rs");
+    if std::env::var("CARGO_CFG_TARGET_FAMILY").is_ok_and(|f| f.split(',').any(|f| f == "wasm")) {
+        // The module declares the largest memory it may grow to.
+        println!("cargo:rustc-link-arg=--max-memory={}", wasm_memory::MODULE_MEMORY_MB << 20);
+    }
     let commit = commit();
     let version = std::env::var("CARGO_PKG_VERSION").unwrap_or_default();
     let version = match &commit {

@@ -14,6 +14,7 @@ pub mod genfens;
 pub mod perft_cmd;
 pub mod rng;
 pub mod uci;
+pub mod wasm_memory;
 
 /// The version this build reports (`id name Tessera <VERSION>`): the package
 /// version, then the short commit it was built from where that is known

@@ -28,6 +28,7 @@ pub mod go;
 pub mod input;
 pub mod limiter;
 mod machine_memory;
+pub mod memory_budget;
 mod on_change;
 pub mod options;
 pub mod output;

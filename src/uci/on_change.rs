@@ -4,7 +4,7 @@
 //! in one error line and sets the value back to what the engine still has.
 
 use super::options::Settings;
-use super::{Engine, load_network, tablebases};
+use super::{Engine, load_network, memory_budget, tablebases};
 use crate::rng::Rng;
 use std::sync::Arc;
 
@@ -15,7 +15,20 @@ impl Engine {
     }
 
     /// `Hash`: a table of the new size (the search under way ends first).
+    /// Where memory has a fixed limit (the WebAssembly build), a table that
+    /// does not fit beside the threads is capped to what does.
     pub(super) fn on_hash(&mut self, new: &mut Settings, old: &Settings) {
+        if let Some(limit) = memory_budget::limit_mb() {
+            let room = memory_budget::hash_room(limit, new.threads);
+            if new.hash_mb > room {
+                let why = memory_budget::why(limit, new.threads, room);
+                self.out.line(&format!(
+                    "info string Hash {} MB capped to {room} MB: {why}",
+                    new.hash_mb
+                ));
+                new.hash_mb = room;
+            }
+        }
         match self.pool.resize_hash(new.hash_mb) {
             Ok(()) => self.announce_hash(),
             Err(e) => {
@@ -29,7 +42,19 @@ impl Engine {
     }
 
     /// `Threads`: the new threads start before the old ones retire.
+    /// Where memory has a fixed limit (the WebAssembly build), as many threads
+    /// as fit beside the table.
     pub(super) fn on_threads(&mut self, new: &mut Settings, old: &Settings) {
+        if let Some(limit) = memory_budget::limit_mb() {
+            let (_, hash_mb) = self.pool.hash_info();
+            let room = memory_budget::thread_room(limit, hash_mb);
+            if new.threads > room {
+                let why = memory_budget::why(limit, room, hash_mb);
+                self.out
+                    .line(&format!("info string Threads {} capped to {room}: {why}", new.threads));
+                new.threads = room;
+            }
+        }
         if let Err(e) = self.pool.set_threads(new.threads) {
             let n = old.threads;
             self.error(&format!(

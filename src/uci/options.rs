@@ -9,7 +9,7 @@
 //! (`=> Engine::on_...`, in `on_change.rs`), which `setoption` runs when the
 //! value changed; the others are read from `Settings` where used.
 
-use super::Engine;
+use super::{Engine, memory_budget};
 use std::fmt;
 use std::sync::OnceLock;
 
@@ -222,10 +222,11 @@ macro_rules! declare_options {
 declare_options! {
     /// Table size in MB.
     hash_mb: usize = "Hash",
-        Kind::Spin { default: DEFAULT_HASH_MB as i64, min: 1, max: machine_memory_mb() }
+        Kind::Spin { default: DEFAULT_HASH_MB as i64, min: 1, max: hash_max_mb() }
         => Engine::on_hash;
     /// Search threads.
-    threads: usize = "Threads", Kind::Spin { default: 1, min: 1, max: 1024 } => Engine::on_threads;
+    threads: usize = "Threads", Kind::Spin { default: 1, min: 1, max: threads_max() }
+        => Engine::on_threads;
     /// How search threads are pinned to NUMA nodes: `auto`, `none`, or nodes such as `0-3:4-7`.
     numa_policy: search::NumaPolicy = "NumaPolicy", Kind::Text { default: "auto" }
         => Engine::on_numa_policy;
@@ -293,6 +294,26 @@ pub fn machine_memory_mb() -> i64 {
             .map_or(65_536, |bytes| i64::try_from(bytes >> 20).unwrap_or(i64::MAX));
         mb.clamp(1, tt::MAX_MB as i64)
     })
+}
+
+/// The `Hash` maximum in MB: the machine's memory, or in the WebAssembly
+/// build what fits in the module's memory beside one thread; at most what
+/// the table can address.
+pub fn hash_max_mb() -> i64 {
+    match memory_budget::limit_mb() {
+        Some(limit) => memory_budget::hash_room(limit, 1).min(tt::MAX_MB) as i64,
+        None => machine_memory_mb(),
+    }
+}
+
+/// The most search threads one engine starts.
+pub const MAX_THREADS: usize = 1024;
+
+/// The `Threads` maximum: [`MAX_THREADS`], or in the WebAssembly build what
+/// fits in the module's memory beside the smallest table.
+pub fn threads_max() -> i64 {
+    let fit = memory_budget::limit_mb().map_or(MAX_THREADS, |l| memory_budget::thread_room(l, 1));
+    fit.min(MAX_THREADS) as i64
 }
 
 impl Default for Settings {

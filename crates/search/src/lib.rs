@@ -44,7 +44,7 @@ pub use cluster::{Alone, Cluster, Remote};
 pub use features::Features;
 pub use limits::{SearchJob, SearchLimits};
 pub use numa::NumaPolicy;
-pub use pool::{PoolError, ThreadPool};
+pub use pool::{PoolError, THREAD_MEMORY_BYTES, ThreadPool};
 pub use report::{CurrentMove, Reporter, SearchInfo, SearchOutcome, Silent};
 pub use tablebase::TablebaseOptions;
 pub use time::TimeManager;

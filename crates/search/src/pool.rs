@@ -357,13 +357,16 @@ const STACK_BYTES: usize = 16 << 20;
 /// What a starting thread needs besides its stack (its `Worker`, the signal
 /// stack std gives every thread, malloc's bookkeeping), with room to spare.
 const THREAD_MARGIN_BYTES: usize = 64 << 20;
+/// The memory a search thread is given room for: its stack and the margin
+/// (a new thread starts only where this much could be reserved).
+pub const THREAD_MEMORY_BYTES: usize = STACK_BYTES + THREAD_MARGIN_BYTES;
 
 /// Whether the system would give one more thread its memory now: reserves
 /// (without touching) and frees a thread's stack and margin. Without this a
 /// thread whose stack fits but whose first allocations do not would abort the
 /// process (std aborts when it cannot map a new thread's signal stack).
 fn room_for_a_thread() -> bool {
-    Vec::<u8>::new().try_reserve_exact(STACK_BYTES + THREAD_MARGIN_BYTES).is_ok()
+    Vec::<u8>::new().try_reserve_exact(THREAD_MEMORY_BYTES).is_ok()
 }
 
 /// Starts `threads` idle search threads, one at a time, each having allocated
