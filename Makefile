@@ -16,6 +16,9 @@
 #                             # version, OS and CPU, and their SHA256SUMS (DIST= for another
 #                             # folder; -j builds them side by side). Needs the Rust targets
 #                             # and the cross linkers: docs/platforms.md
+#   make web                  # dist/web/: the browser package (the engine built for WebAssembly
+#                             # with threads and simd128, its Web Worker, the analysis page;
+#                             # docs/platforms.md) and, where npm is, its `npm pack` tarball
 #   make check-builds         # builds the release and native; each must give the same bench
 #
 # OpenBench builds Rust engines with this cargo command. The CPU goes to every
@@ -69,7 +72,7 @@ ifneq ($(strip $(EVALFILE)),)
     export TESSERA_EVALFILE := $(abspath $(EVALFILE))
 endif
 
-.PHONY: default portable avx2 native install release $(addprefix release-,$(RELEASE_NAMES)) check-builds test bench clean
+.PHONY: default portable avx2 native install release web $(addprefix release-,$(RELEASE_NAMES)) check-builds test bench clean
 
 default:
 	RUSTFLAGS="-C target-cpu=$(ARCH) $(RUSTFLAGS_EXTRA)" cargo rustc --release --bin tessera $(if $(strip $(FEATURES)),--features $(FEATURES)) \
@@ -89,13 +92,26 @@ install:
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 target/tessera-install $(DESTDIR)$(PREFIX)/bin/tessera
 
-release: $(addprefix release-,$(RELEASE_NAMES))
-	cd $(DIST) && sha256sum $(addprefix tessera-$(VERSION)-,$(RELEASE_NAMES)) >SHA256SUMS
+release: $(addprefix release-,$(RELEASE_NAMES)) web
+	cd $(DIST) && sha256sum $(addprefix tessera-$(VERSION)-,$(RELEASE_NAMES)) $$(ls *.tgz 2>/dev/null) >SHA256SUMS
 
 $(addprefix release-,$(RELEASE_NAMES)): release-%:
 	mkdir -p $(DIST)
 	$(MAKE) --no-print-directory default TARGET=$(call release_field,$*,2) \
 	    ARCH=$(call release_field,$*,3) EXE=$(abspath $(DIST))/tessera-$(VERSION)-$*
+
+# The web package: web/ (the worker, the JS host, the page), the engine built
+# for WebAssembly (.cargo/config.toml gives that target simd128 and the
+# runner; build.rs its memory's maximum), the licence, and the package's
+# version from Cargo.toml. No RUSTFLAGS here: they would replace simd128.
+WASM_TARGET := wasm32-wasip1-threads
+web:
+	env -u RUSTFLAGS cargo build --release --bin tessera --target $(WASM_TARGET)
+	rm -rf $(DIST)/web
+	mkdir -p $(DIST)/web
+	cp -R web/. LICENSE target/$(WASM_TARGET)/release/tessera.wasm $(DIST)/web/
+	sed -i 's/"version": "[^"]*"/"version": "$(VERSION)"/' $(DIST)/web/package.json
+	if command -v npm >/dev/null; then cd $(DIST) && npm pack --silent ./web >/dev/null; fi
 
 check-builds:
 	scripts/check_builds.sh

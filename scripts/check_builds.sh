@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
 # Builds the release (`make release`: every binary of the Makefile's RELEASES,
 # Linux x86-64 at three CPU levels, Linux ARM64, Windows x86-64 at three CPU
-# levels, and their SHA256SUMS) and the native build, checks the sums, and
-# checks that every binary this machine can run gives the same `bench` node
-# count: the builds differ in instructions (magic or PEXT slider attacks, SSE,
-# AVX2, AVX-512 or NEON network code) and in platform, never in the search.
-# Windows binaries run under wine (scripts/wine/run), ARM64 ones under
-# qemu-aarch64. A build the CPU cannot run is named and skipped (its start-up
+# levels, their SHA256SUMS, and the web package) and the native build, checks
+# the sums, and checks that every binary this machine can run gives the same
+# `bench` node count: the builds differ in instructions (magic or PEXT slider
+# attacks, SSE, AVX2, AVX-512, NEON or WebAssembly simd128 network code) and in
+# platform, never in the search. Windows binaries run under wine
+# (scripts/wine/run), ARM64 ones under qemu-aarch64, the WebAssembly one under
+# node with the web package's own host (scripts/wasm/run.mjs). A build the CPU cannot run is named and skipped (its start-up
 # check refuses it, and says why). `make check-builds` runs this; so does
 # scripts/test.
 #
 # The other platforms need their Rust targets (added here with rustup) and
 # Debian's cross tools: gcc-mingw-w64-x86-64 and wine for Windows,
-# gcc-aarch64-linux-gnu and qemu-user for ARM64 (.ci/run installs them). Where
+# gcc-aarch64-linux-gnu and qemu-user for ARM64, node for WebAssembly (.ci/run
+# installs them). Where
 # one is missing, that platform's binaries are not built, and a SKIPPED line
 # says what to install.
 set -euo pipefail
@@ -48,15 +50,17 @@ for r in $releases; do
     IFS=: read -r name target _ <<<"$r"
     if can_build "$target"; then names+=("$name"); fi
 done
+web=""
+if can_build wasm32-wasip1-threads; then web=web; fi
 # All the builds at once: each ends in a fat-LTO step on one core, so side by
 # side they keep every core busy (docs/results/reliability.md has the figures).
 make --no-print-directory -s native EXE="$out/tessera-native" >"$out/native.log" 2>&1 &
 native=$!
-if [ "${#names[@]}" = "$(wc -w <<<"$releases")" ]; then
+if [ "${#names[@]}" = "$(wc -w <<<"$releases")" ] && [ -n "$web" ]; then
     # Everything is here: the Makefile's own `make release`, sums included.
     goals=(release)
 else
-    goals=("${names[@]/#/release-}")
+    goals=("${names[@]/#/release-}" $web)
 fi
 make --no-print-directory -s -j"$(nproc)" "${goals[@]}" DIST="$dist" >"$out/release.log" 2>&1 \
     || { cat "$out/release.log"; echo "FAILED: make release"; wait "$native"; exit 1; }
@@ -77,11 +81,14 @@ runner() {
     case $1 in
         *.exe) have wine && have x86_64-w64-mingw32-gcc && echo scripts/wine/run ;;
         *aarch64*) if [ "$(uname -m)" = aarch64 ]; then echo env; elif have qemu-aarch64; then echo qemu-aarch64; fi ;;
+        *.wasm) have node && echo "node scripts/wasm/run.mjs" ;;
         *) echo env ;;
     esac
 }
 first=""
-for bin in "$dist"/tessera-* "$out/tessera-native"; do
+wasm=""
+[ -n "$web" ] && wasm="$dist/web/tessera.wasm"
+for bin in "$dist"/tessera-"$version"-* $wasm "$out/tessera-native"; do
     build=${bin##*/}
     run=$(runner "$build")
     if [ -z "$run" ]; then
@@ -93,7 +100,7 @@ for bin in "$dist"/tessera-* "$out/tessera-native"; do
         continue
     fi
     nodes=${last%% nodes*}
-    echo "$build: bench $last$([ "$run" = env ] || echo " ($run)")"
+    echo "$build: bench $last$([ "$run" = env ] || echo " (${run%% *})")"
     if [ -z "$first" ]; then
         first=$nodes
     elif [ "$nodes" != "$first" ]; then

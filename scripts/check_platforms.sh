@@ -10,12 +10,18 @@
 #   (tests/platforms.rs). Needs the release that scripts/check_builds.sh made.
 # * macOS (Apple Silicon and Intel): `cargo check` of the workspace, so that no
 #   Linux-only call creeps in (nothing links or runs for it here).
-# * WebAssembly (wasm32-wasip1-threads) under node (scripts/wasm/run.mjs, which
-#   gives each thread a Worker over the one shared memory): `bench` must give
-#   the native build's node count.
+# * WebAssembly (wasm32-wasip1-threads) under node (scripts/wasm/run.mjs, with
+#   the web package's host: each thread a Worker over the one shared memory):
+#   the network's tests (simd128 against the portable code), and Hash and
+#   Threads capped to the module's memory (scripts/check_builds.sh checks its
+#   bench). Then the web package in headless Chromium
+#   (scripts/web/browser_test.py): the page is cross-origin isolated, the
+#   worker answers, a search with two threads ends in a best move shown on the
+#   page.
 #
 # Each part needs its tools (.ci/run installs them: gcc-aarch64-linux-gnu,
-# qemu-user, gcc-mingw-w64-x86-64, wine, nodejs) and its Rust target (added here with
+# qemu-user, gcc-mingw-w64-x86-64, wine, nodejs, chromium, chromium-driver,
+# python's selenium) and its Rust target (added here with
 # rustup); where one is missing, a SKIPPED line says so. scripts/test runs
 # this after scripts/check_builds.sh.
 set -euo pipefail
@@ -65,17 +71,28 @@ for mac in aarch64-apple-darwin x86_64-apple-darwin; do
     fi
 done
 
-native=target/builds/tessera-native
-if have node && target wasm32-wasip1-threads && [ -x "$native" ]; then
-    cargo build --release --target wasm32-wasip1-threads
-    wasm=target/wasm32-wasip1-threads/release/tessera.wasm
-    want=$("$native" bench </dev/null 2>/dev/null | tail -n 1)
-    got=$(node scripts/wasm/run.mjs "$wasm" bench </dev/null 2>/dev/null | tail -n 1)
-    echo "WebAssembly under node: bench $got"
-    if [ "${got%% nodes*}" != "${want%% nodes*}" ]; then
-        echo "FAILED: the WebAssembly build gives bench '$got', the native build '$want'"
-        exit 1
-    fi
+web=target/builds/dist/web
+if have node && [ -f "$web/tessera.wasm" ] && target wasm32-wasip1-threads; then
+    echo "WebAssembly under node:"
+    # The simd128 kernels against the portable ones, and the network's other
+    # tests, as test programs run by node (.cargo/config.toml's runner).
+    cargo test --release --target wasm32-wasip1-threads -p eval
+    # Hash and Threads share the module's memory: what does not fit is capped.
+    reply=$(printf '%s\n' 'setoption name Threads value 16' 'setoption name Hash value 1024' \
+        'setoption name Threads value 24' 'setoption name Threads value 2' 'isready' 'go depth 8' \
+        | node scripts/wasm/run.mjs "$web/tessera.wasm")
+    for want in 'info string Hash 1024 MB capped to' 'info string Threads 24 capped to' 'bestmove'; do
+        grep -q "^$want" <<<"$reply" || { echo "$reply"; echo "FAILED: no '$want' line"; exit 1; }
+    done
+    echo "WebAssembly: Hash and Threads capped to the module's memory; Threads 2 searched"
 else
-    echo "SKIPPED: the WebAssembly bench needs node, the Rust target wasm32-wasip1-threads and $native"
+    echo "SKIPPED: the WebAssembly tests need node, the Rust target wasm32-wasip1-threads and $web"
+    echo "         (scripts/check_builds.sh makes it)"
+fi
+
+if [ -f "$web/tessera.wasm" ] && have chromium && have chromedriver && python3 -c 'import selenium' 2>/dev/null; then
+    echo "The web package in Chromium:"
+    python3 scripts/web/browser_test.py --server "$web/serve.mjs"
+else
+    echo "SKIPPED: the browser test needs chromium, chromium-driver, python's selenium and $web"
 fi
