@@ -1,26 +1,34 @@
 #!/usr/bin/env bash
-# Self-play SPRT of each named search technique: Tessera with it on (engine A)
-# against the same binary with it switched off through the SearchFeatures option.
+# Self-play SPRT of one search technique: a build with it (engine A) against
+# a build without it (engine B), e.g. the branch that adds it against its base,
+# or a build with a patch of docs/experiments/ applied against one without.
 #
-#   scripts/feature_sprt.sh [ENGINE] FEATURE...      e.g. scripts/feature_sprt.sh nmp lmr
+#   scripts/feature_sprt.sh NAME NEW BASE      e.g. scripts/feature_sprt.sh probcut ./tessera-probcut ./tessera
 #
 # Environment: TC (default 3+0.03), GAMES (cap, default 200), CONCURRENCY (default 2),
-# SPRT (nElo bounds, default 0,10), OUT (directory for PGN/JSONL, default target/sprt).
+# SPRT (nElo bounds, default 0,10), SEED (default 7), OUT (directory for PGN/JSONL,
+# default target/sprt), NEW_OPTIONS (extra engine-spec tokens for A, e.g.
+# "option.Foo=true" while the technique sits behind a UCI switch of its branch).
 # Needs ../shared/tools/match.py and ../shared/data/openings.epd beside the repository.
 set -euo pipefail
+if [[ $# -ne 3 ]]; then
+    sed -n '2,12p' "$0" >&2
+    exit 2
+fi
+for engine in "$2" "$3"; do
+    [[ -x "$engine" ]] || { echo "not an executable: $engine" >&2; exit 2; }
+done
+name=$1 new=$(realpath "$2") base=$(realpath "$3")
 cd "$(dirname "$0")/.."
-engine=target/release/tessera
-if [[ $# -gt 0 && -x "$1" ]]; then engine=$1; shift; fi
 out=${OUT:-target/sprt}
 mkdir -p "$out"
-for feature in "$@"; do
-    echo "=== $feature on vs off ($engine, ${TC:-3+0.03}) ==="
-    python3 ../shared/tools/match.py \
-        --engine name="$feature-on" cmd="$engine" \
-        --engine name="$feature-off" cmd="$engine" option.SearchFeatures=-"$feature" \
-        --each option.Hash=16 option.Threads=1 \
-        --tc "${TC:-3+0.03}" --games "${GAMES:-200}" --concurrency "${CONCURRENCY:-2}" \
-        --openings ../shared/data/openings.epd --seed "${SEED:-7}" \
-        --sprt "${SPRT:-0,10}" --report-every 50 \
-        --pgnout "$out/$feature.pgn" --jsonl "$out/$feature.jsonl"
-done
+echo "=== $name: $new against $base (${TC:-3+0.03}) ==="
+# shellcheck disable=SC2086 # NEW_OPTIONS is a list of tokens
+python3 ../shared/tools/match.py \
+    --engine name="$name" cmd="$new" ${NEW_OPTIONS:-} \
+    --engine name=base cmd="$base" \
+    --each option.Hash=16 option.Threads=1 \
+    --tc "${TC:-3+0.03}" --games "${GAMES:-200}" --concurrency "${CONCURRENCY:-2}" \
+    --openings ../shared/data/openings.epd --seed "${SEED:-7}" \
+    --sprt "${SPRT:-0,10}" --report-every 50 \
+    --pgnout "$out/$name.pgn" --jsonl "$out/$name.jsonl"

@@ -5,7 +5,7 @@
         [--positions 100] [--openings data/openings.epd] ENGINE [ENGINE ...]
 
 Each ENGINE is a path, optionally followed by `|Name=value` UCI options
-(`"./tessera|SearchFeatures=-tmnodes"`). Every engine, in turn, gets the
+(`"./tessera|Move Overhead=100"`). Every engine, in turn, gets the
 first N positions of the openings file, each as a new game (`ucinewgame`,
 16 MB), and one `go` with the clock given; the script prints, per engine, the
 mean and median wall time until `bestmove`, and the mean depth and nodes of

@@ -75,10 +75,13 @@ pub fn run(args: &[String]) -> ExitCode {
             Some(a) => a.parse::<usize>().ok().filter(|&v| (1..=max).contains(&v)),
         }
     };
-    let features = search::Features::parse(args.get(3).map_or("", String::as_str));
-    let (Some(depth), Some(threads), Some(hash), Ok(features)) =
-        (parse(0, DEFAULT_DEPTH as usize, 64), parse(1, 1, 1024), parse(2, 16, 1 << 16), features)
-    else {
+    // A fourth word is refused, not ignored.
+    let (Some(depth), Some(threads), Some(hash), None) = (
+        parse(0, DEFAULT_DEPTH as usize, 64),
+        parse(1, 1, 1024),
+        parse(2, 16, 1 << 16),
+        args.get(3),
+    ) else {
         eprintln!("{}", tessera::cli::usage("bench"));
         return ExitCode::FAILURE;
     };
@@ -92,7 +95,7 @@ pub fn run(args: &[String]) -> ExitCode {
         };
         pool.clear();
         let limits = SearchLimits { depth: Some(depth as i32), ..SearchLimits::default() };
-        let job = SearchJob { features, ..SearchJob::new(Position::new(board), limits) };
+        let job = SearchJob::new(Position::new(board), limits);
         let start = job.start;
         let Some(outcome) = pool.search_sync(job) else {
             eprintln!("bench: the search did not finish");

@@ -50,9 +50,7 @@ pub const COMMANDS: &[Command] = &[
     Command { name: "", args: Args::Words(""), what: "start the UCI loop" },
     Command {
         name: "bench",
-        args: Args::Words(
-            "[depth 1..64] [threads 1..1024] [hash MB] [search features, e.g. -nmp,-lmr]",
-        ),
+        args: Args::Words("[depth 1..64] [threads 1..1024] [hash MB]"),
         what: "search the bench positions; ends with `N nodes M nps`",
     },
     Command {

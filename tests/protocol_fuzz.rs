@@ -358,7 +358,7 @@ impl Session {
     }
 
     fn setoption(&mut self) {
-        let (name, value, applies): (&str, String, Option<bool>) = match self.below(12) {
+        let (name, value, applies): (&str, String, Option<bool>) = match self.below(11) {
             0 => ("Hash", (1 + self.below(32)).to_string(), None),
             1 => ("Threads", (1 + self.below(4)).to_string(), None),
             2 => ("Threads", "8".into(), None),
@@ -370,17 +370,12 @@ impl Session {
                 ("UCI_Chess960", on.to_string(), Some(on))
             }
             7 => (
-                "SearchFeatures",
-                self.pick(&["all", "-nmp", "-lmr,-rfp", "-warp"]).to_string(),
-                None,
-            ),
-            8 => (
                 "SMPBestMove",
                 self.pick(&["Vote", "Deepest", "Main", "Majority"]).to_string(),
                 None,
             ),
-            9 => ("Clear Hash", String::new(), None),
-            10 => ("Hash", self.pick(&["0", "-5", "lots", "1e9", ""]).to_string(), None),
+            8 => ("Clear Hash", String::new(), None),
+            9 => ("Hash", self.pick(&["0", "-5", "lots", "1e9", ""]).to_string(), None),
             _ => ("Warp Drive", "9".into(), None),
         };
         if let Some(on) = applies {

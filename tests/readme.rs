@@ -1,7 +1,6 @@
-//! The README's tables of UCI options and `SearchFeatures` names against the
-//! engine: every option the `uci` reply declares has a row with its type,
-//! default and range, every row is an option the engine declares, and the
-//! `SearchFeatures` names and defaults are the search's own.
+//! The README's table of UCI options against the engine: every option the
+//! `uci` reply declares has a row with its type, default and range, and every
+//! row is an option the engine declares.
 
 mod common;
 
@@ -112,30 +111,4 @@ fn the_readme_lists_every_uci_option_as_declared() {
     assert!(missing.is_empty(), "declared but not in README.md's options table: {missing:?}");
     assert!(extra.is_empty(), "in README.md's options table but not declared: {extra:?}");
     assert_eq!(readme, engine, "README.md's options table (left) against the uci reply (right)");
-}
-
-/// Fails on a `SearchFeatures` name the README lacks or the search does not
-/// know, or a default (`on` / `off`) that is not the search's.
-#[test]
-fn the_readme_lists_every_search_feature_with_its_default() {
-    use search::Features;
-    let text = readme();
-    let rows = table_after(&text, "### `SearchFeatures` names");
-    let readme: Vec<(String, String)> = rows
-        .iter()
-        .map(|cells| {
-            assert_eq!(cells.len(), 3, "README.md SearchFeatures row {cells:?}");
-            assert!(cells[2].len() > 5, "README.md: feature {} says nothing", cells[0]);
-            (unquote(&cells[0]).to_string(), cells[1].clone())
-        })
-        .collect();
-    let engine: Vec<(String, String)> = Features::NAMES
-        .iter()
-        .map(|name| {
-            let off = Features::parse(&format!("-{name}")).expect(name);
-            let on = if off == Features::default() { "off" } else { "on" };
-            (name.to_string(), on.to_string())
-        })
-        .collect();
-    assert_eq!(readme, engine, "README.md's SearchFeatures names (left) against the search's");
 }

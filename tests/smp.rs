@@ -11,11 +11,9 @@ fn bestmove_count(lines: &[String]) -> usize {
 }
 
 /// Rapid `go`/`stop` cycles: every `go` gets exactly one `bestmove`, never a hang.
-/// `features` is a `SearchFeatures` value.
-fn go_stop_cycles(threads: usize, cycles: usize, features: &str) {
+fn go_stop_cycles(threads: usize, cycles: usize) {
     let mut e = Engine::start();
     e.send(&format!("setoption name Threads value {threads}"));
-    e.send(&format!("setoption name SearchFeatures value {features}"));
     e.send("setoption name Hash value 8");
     let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
     e.send(&format!("position fen {fen}"));
@@ -39,12 +37,12 @@ fn go_stop_cycles(threads: usize, cycles: usize, features: &str) {
 
 #[test]
 fn thousand_go_stop_cycles_with_8_threads() {
-    go_stop_cycles(8, 1000, "default");
+    go_stop_cycles(8, 1000);
 }
 
 #[test]
 fn go_stop_cycles_with_64_threads() {
-    go_stop_cycles(64, 200, "default");
+    go_stop_cycles(64, 200);
 }
 
 #[test]

@@ -266,7 +266,6 @@ impl Engine {
                     multipv: self.settings.multipv,
                     move_overhead: Duration::from_millis(self.settings.move_overhead_ms),
                     start: received,
-                    features: self.settings.search_features,
                 };
                 let job = self.limit_strength(job);
                 self.search_ends_by_itself =

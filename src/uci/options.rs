@@ -138,7 +138,7 @@ macro_rules! parsed_text_value {
     )*};
 }
 
-parsed_text_value!(search::Features, search::NumaPolicy);
+parsed_text_value!(search::NumaPolicy);
 
 impl OptionValue for search::BestMoveChoice {
     fn set_from(&mut self, value: &Value) -> Result<(), String> {
@@ -269,8 +269,6 @@ declare_options! {
     /// The seed of the random choices of `UCI_LimitStrength` (0: from the clock).
     strength_seed: u64 = "StrengthSeed", Kind::Spin { default: 0, min: 0, max: u32::MAX as i64 }
         => Engine::on_strength_seed;
-    /// For testing: search techniques turned off, e.g. `-nmp,-lmr` (see search::Features).
-    search_features: search::Features = "SearchFeatures", Kind::Text { default: "default" };
     /// For testing Lazy SMP: how the reported move is chosen among the threads.
     smp_best_move: search::BestMoveChoice = "SMPBestMove",
         Kind::Combo { default: "Vote", vars: &["Vote", "Deepest", "Main"] }
@@ -528,12 +526,12 @@ mod tests {
         assert_eq!(fired, ["Hash"], "MultiPV changed too, but has no action");
     }
 
-    use search::{BestMoveChoice, Features};
+    use search::BestMoveChoice;
 
     /// What each option must change: a value other than its default, and a test
     /// that the value reached the option's own setting.
     type Expectation = (&'static str, Option<&'static str>, fn(&Settings) -> bool);
-    const EXPECTED: [Expectation; 19] = [
+    const EXPECTED: [Expectation; 18] = [
         ("Hash", Some("77"), |s| s.hash_mb == 77),
         ("Threads", Some("3"), |s| s.threads == 3),
         ("NumaPolicy", Some("0-3:4-7"), |s| s.numa_policy.to_string() == "0-3:4-7"),
@@ -551,7 +549,6 @@ mod tests {
         ("UCI_LimitStrength", Some("true"), |s| s.limit_strength),
         ("UCI_Elo", Some("2000"), |s| s.elo == 2000),
         ("StrengthSeed", Some("42"), |s| s.strength_seed == 42),
-        ("SearchFeatures", Some("-nmp"), |s| !s.search_features.nmp && s.search_features.lmr),
         ("SMPBestMove", Some("Deepest"), |s| s.smp_best_move == BestMoveChoice::Deepest),
     ];
 
@@ -583,7 +580,6 @@ mod tests {
         assert_eq!(start.move_overhead_ms, DEFAULT_MOVE_OVERHEAD_MS);
         assert!(!start.ponder && !start.chess960);
         assert!(!start.limit_strength, "full strength unless asked");
-        assert_eq!(start.search_features, Features::default());
         assert_eq!(start.smp_best_move, BestMoveChoice::Vote);
         for d in declarations() {
             let value = match d.kind {
@@ -651,8 +647,6 @@ mod tests {
         assert!(matches!(refused("Ponder", "yes"), OptionError::NotBoolean { .. }));
         assert!(matches!(refused("Nope", "1"), OptionError::Unknown { .. }));
         assert!(matches!(refused("SMPBestMove", "majority"), OptionError::NotAChoice { .. }));
-        assert!(matches!(refused("SearchFeatures", "-warp"), OptionError::BadText { .. }));
-        assert!(matches!(refused("SearchFeatures", "nmp"), OptionError::BadText { .. }));
         assert!(matches!(refused("NumaPolicy", "0-3:"), OptionError::BadText { .. }));
         assert!(matches!(refused("SyzygyProbeLimit", "8"), OptionError::OutOfRange { .. }));
         assert!(matches!(refused("SyzygyProbeDepth", "0"), OptionError::OutOfRange { .. }));

@@ -1,19 +1,16 @@
 //! Correction history: what searches found about the static evaluation of
-//! positions with the same pawns, or the same material, kept as a moving
-//! average of "search score minus static eval" and added to later static evals.
+//! similar positions, kept as a moving average of "search score minus static
+//! eval" and added to later static evals.
 //!
-//! Beside those two tables, three more kinds key a position by other parts of
-//! it (`SearchFeatures` switches while they are measured, off by default):
-//! each side's pieces other than pawns (`npcorr`, one table per side), the
-//! minor pieces and kings of both sides (`minorcorr`), and the last two moves
-//! played (`contcorr`, continuation correction). With any of them on, the
-//! correction is their weighted sum (`corr_*_weight` in params.rs); with none,
-//! the mean of the pawn and material entries.
+//! Five kinds of table key a position by a part of it: its pawns, its material,
+//! each side's pieces other than pawns (one table per side), the minor pieces
+//! and kings of both sides, and the last two moves played (continuation
+//! correction). The correction is their weighted sum (`corr_*_weight` in
+//! params.rs).
 //!
 //! Each search thread keeps its own tables (its `Worker` owns them), so an
 //! entry is a plain `i16`.
 
-use crate::Features;
 use crate::history::PieceTo;
 use crate::params::{
     corr_cont_weight, corr_material_weight, corr_minor_weight, corr_non_pawn_weight,
@@ -52,30 +49,6 @@ impl Default for CorrectionHistory {
             minor: table(),
             cont: vec![0; CONT_SIZE].into_boxed_slice(),
         }
-    }
-}
-
-/// Which correction kinds beyond pawns and material are on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Kinds {
-    non_pawn: bool,
-    minor: bool,
-    cont: bool,
-}
-
-impl Kinds {
-    /// The kinds `features` turns on.
-    #[inline(always)]
-    pub fn of(features: &Features) -> Kinds {
-        Kinds {
-            non_pawn: features.non_pawn_correction,
-            minor: features.minor_correction,
-            cont: features.continuation_correction,
-        }
-    }
-
-    fn any(self) -> bool {
-        self.non_pawn || self.minor || self.cont
     }
 }
 
@@ -182,61 +155,38 @@ impl CorrectionHistory {
 
     /// The correction of `board`'s static evaluation, in centipawns, reached
     /// by the moves `prev` (the last, then the one before): what searches of
-    /// positions with the same pawns and the same material (and, as `kinds`
-    /// says, the same pieces, minor pieces or last moves) found, on average,
-    /// beyond their static evaluation.
+    /// positions with the same pawns, material, pieces, minor pieces or last
+    /// moves found, on average, beyond their static evaluation.
     #[inline(always)]
-    pub fn correction(&self, board: &Board, prev: [PieceTo; 2], kinds: Kinds) -> i32 {
+    pub fn correction(&self, board: &Board, prev: [PieceTo; 2]) -> i32 {
         let [pawn, material] = Self::slots(board);
         let (pawn, material) = (i32::from(self.pawn[pawn]), i32::from(self.material[material]));
-        if !kinds.any() {
-            return (pawn + material) / (2 * GRAIN);
-        }
         let mut sum = corr_pawn_weight() * pawn + corr_material_weight() * material;
         let extra = ExtraSlots::of(board, prev);
-        if kinds.non_pawn {
-            let [ours, theirs] = extra.non_pawn;
-            let both = i32::from(self.non_pawn[0][ours]) + i32::from(self.non_pawn[1][theirs]);
-            sum += corr_non_pawn_weight() * both;
-        }
-        if kinds.minor {
-            sum += corr_minor_weight() * i32::from(self.minor[extra.minor]);
-        }
-        if kinds.cont {
-            sum += corr_cont_weight() * i32::from(self.cont[extra.cont]);
-        }
+        let [ours, theirs] = extra.non_pawn;
+        let both = i32::from(self.non_pawn[0][ours]) + i32::from(self.non_pawn[1][theirs]);
+        sum += corr_non_pawn_weight() * both;
+        sum += corr_minor_weight() * i32::from(self.minor[extra.minor]);
+        sum += corr_cont_weight() * i32::from(self.cont[extra.cont]);
         sum / (correction_kind_weight_scale() * GRAIN)
     }
 
     /// Moves the corrections of `board`, reached by the moves `prev`, towards
     /// `difference` (search score minus corrected static eval, centipawns),
-    /// more for deeper searches.
-    pub fn update(
-        &mut self,
-        board: &Board,
-        prev: [PieceTo; 2],
-        kinds: Kinds,
-        difference: i32,
-        depth: i32,
-    ) {
+    /// more for deeper searches. The continuation table learns only after a
+    /// move (not at the root, nor after a null move).
+    pub fn update(&mut self, board: &Board, prev: [PieceTo; 2], difference: i32, depth: i32) {
         let weight = (depth + 1).min(correction_max_weight());
         let target = difference.clamp(-correction_max(), correction_max()) * GRAIN;
         let [pawn, material] = Self::slots(board);
         approach(&mut self.pawn[pawn], target, weight);
         approach(&mut self.material[material], target, weight);
-        if !kinds.any() {
-            return;
-        }
         let extra = ExtraSlots::of(board, prev);
-        if kinds.non_pawn {
-            let [ours, theirs] = extra.non_pawn;
-            approach(&mut self.non_pawn[0][ours], target, weight);
-            approach(&mut self.non_pawn[1][theirs], target, weight);
-        }
-        if kinds.minor {
-            approach(&mut self.minor[extra.minor], target, weight);
-        }
-        if kinds.cont && prev[0] != PieceTo::NONE {
+        let [ours, theirs] = extra.non_pawn;
+        approach(&mut self.non_pawn[0][ours], target, weight);
+        approach(&mut self.non_pawn[1][theirs], target, weight);
+        approach(&mut self.minor[extra.minor], target, weight);
+        if prev[0] != PieceTo::NONE {
             approach(&mut self.cont[extra.cont], target, weight);
         }
     }
@@ -247,50 +197,73 @@ mod tests {
     use super::*;
 
     const NONE2: [PieceTo; 2] = [PieceTo::NONE; 2];
-    const OFF: Kinds = Kinds { non_pawn: false, minor: false, cont: false };
-    const ALL: Kinds = Kinds { non_pawn: true, minor: true, cont: true };
 
-    #[test]
-    fn the_other_kinds_key_by_their_own_part_of_the_position() {
-        let mut h = CorrectionHistory::default();
-        let board = Board::startpos();
-        for _ in 0..200 {
-            h.update(&board, NONE2, ALL, 40, 10);
-        }
-        // Every table learnt: the weighted sum exceeds the two tables' mean.
-        assert!(h.correction(&board, NONE2, ALL) > h.correction(&board, NONE2, OFF));
-        // A position with other pawns and material but the same pieces shares
-        // the non-pawn and minor entries only.
-        let fewer_pawns = Board::from_fen("rnbqkbnr/8/8/8/8/8/8/RNBQKBNR w KQkq - 0 1").unwrap();
-        assert_eq!(h.correction(&fewer_pawns, NONE2, OFF), 0);
-        assert!(h.correction(&fewer_pawns, NONE2, ALL) > 0);
-        // Only the continuation table knows the moves.
-        let moved = [PieceTo(5), PieceTo(7)];
-        let only_cont = Kinds { non_pawn: false, minor: false, cont: true };
-        h.update(&fewer_pawns, moved, only_cont, -60, 15);
-        assert!(h.correction(&fewer_pawns, moved, only_cont) < 0);
+    /// The correction when every table but the continuation one holds `cp`.
+    fn weighted(cp: i32) -> i32 {
+        let weights = corr_pawn_weight()
+            + corr_material_weight()
+            + 2 * corr_non_pawn_weight()
+            + corr_minor_weight();
+        weights * cp / correction_kind_weight_scale()
     }
 
     #[test]
     fn corrections_move_towards_what_searches_found() {
         let mut h = CorrectionHistory::default();
         let board = Board::startpos();
-        assert_eq!(h.correction(&board, NONE2, OFF), 0);
+        assert_eq!(h.correction(&board, NONE2), 0);
         for _ in 0..200 {
-            h.update(&board, NONE2, OFF, 40, 10);
+            h.update(&board, NONE2, 40, 10);
         }
-        let c = h.correction(&board, NONE2, OFF);
-        assert!((38..=40).contains(&c), "{c}");
-        // Bounded: a huge difference saturates at the limit.
+        // Every table but the continuation one (no move led here) learnt about 40.
+        let c = h.correction(&board, NONE2);
+        assert!((weighted(38)..=weighted(40)).contains(&c), "{c}");
+        // Bounded: a huge difference saturates every entry at the limit.
         for _ in 0..500 {
-            h.update(&board, NONE2, OFF, -5000, 20);
+            h.update(&board, NONE2, -5000, 20);
         }
-        assert!(h.correction(&board, NONE2, OFF) <= -correction_max() + 1);
+        let c = h.correction(&board, NONE2);
+        assert!(
+            (weighted(-correction_max())..=weighted(-correction_max() + 1)).contains(&c),
+            "{c}"
+        );
         // The other side to move has its own entries.
         let other = Board::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1")
             .expect("valid FEN");
-        assert_eq!(h.correction(&other, NONE2, OFF), 0);
+        assert_eq!(h.correction(&other, NONE2), 0);
         h.clear();
-        assert_eq!(h.correction(&board, NONE2, OFF), 0);
+        assert_eq!(h.correction(&board, NONE2), 0);
+    }
+
+    #[test]
+    fn each_table_keys_by_its_own_part_of_the_position() {
+        let mut h = CorrectionHistory::default();
+        let board = Board::startpos();
+        for _ in 0..200 {
+            h.update(&board, NONE2, 40, 10);
+        }
+        // Other pawns and material but the same pieces: the non-pawn and minor
+        // entries alone are shared.
+        let fewer_pawns = Board::from_fen("rnbqkbnr/8/8/8/8/8/8/RNBQKBNR w KQkq - 0 1").unwrap();
+        let shared = h.correction(&fewer_pawns, NONE2);
+        assert!(shared > 0 && shared < h.correction(&board, NONE2), "{shared}");
+
+        // Only the continuation table knows the moves: a position that shares
+        // nothing else reads what it learnt, after the same two moves only.
+        let mut h = CorrectionHistory::default();
+        let unrelated = Board::from_fen("4k3/8/8/3p4/8/8/8/R3K3 w - - 0 1").unwrap();
+        let moved = [PieceTo(5), PieceTo(7)];
+        for _ in 0..100 {
+            h.update(&board, moved, -60, 15);
+        }
+        assert!(h.correction(&unrelated, moved) < 0);
+        assert_eq!(h.correction(&unrelated, NONE2), 0);
+        assert_eq!(h.correction(&unrelated, [PieceTo(7), PieceTo(5)]), 0);
+        // After a null move (no last move) the continuation table does not learn.
+        let after_null = [PieceTo::NONE, PieceTo(9)];
+        for _ in 0..100 {
+            h.update(&board, after_null, -60, 15);
+        }
+        assert_eq!(h.correction(&unrelated, after_null), 0);
     }
 }

@@ -34,7 +34,7 @@ fn node_counts<'a>(
     if cluster.ranks() == 1 { nodes } else { nodes.with_other_ranks(&shared.remote_nodes) }
 }
 
-/// Thread `id`'s search context for `job`: in a cluster its stores are offered to the
+/// Thread `id`'s search context: in a cluster its stores are offered to the
 /// other ranks, and thread 0 exchanges with them.
 fn context<'a>(
     tt: &'a TranspositionTable,
@@ -42,7 +42,6 @@ fn context<'a>(
     stop: StopCheck<'a>,
     cluster: &'a dyn Cluster,
     id: usize,
-    job: &SearchJob,
     tb: &'a Tablebase,
 ) -> SearchContext<'a> {
     let (stop, share) = if cluster.ranks() == 1 {
@@ -51,15 +50,7 @@ fn context<'a>(
         let stop = if id == 0 { stop.with_exchange(Exchange::new(cluster, tt)) } else { stop };
         (stop, Some(Share { cluster, depth: cluster.share_depth(), thread: id }))
     };
-    SearchContext {
-        tt,
-        stop,
-        features: job.features,
-        tb,
-        counts: counters.thread(id),
-        current_move: None,
-        share,
-    }
+    SearchContext { tt, stop, tb, counts: counters.thread(id), current_move: None, share }
 }
 
 /// The main thread: iterative deepening with MultiPV, reports and the clock;
@@ -75,7 +66,7 @@ pub(crate) fn main_search(shared: &Shared, worker: &mut Worker, search: &Search)
     let nodes = node_counts(shared, counters, cluster, 0);
     let stop = StopCheck::new(&shared.signals, nodes, limits, Some(search.clock))
         .finishing_first_iteration();
-    let mut ctx = context(tt, counters, stop, cluster, 0, job, tb);
+    let mut ctx = context(tt, counters, stop, cluster, 0, tb);
     ctx.current_move = Some(CurrentMoveReports::new(&*shared.reporter, root, job.start));
     prepare(shared, worker, search);
     let reports = Reports {
@@ -182,7 +173,7 @@ fn deepen(
             // enough and the time is kept for the moves that need it.
             scale = 0.0;
         }
-        if ctx.features.time_nodes && depth >= time_nodes_min_depth() {
+        if depth >= time_nodes_min_depth() {
             if let Some(mv) = best.pv.first() {
                 scale *= node_share_scale(worker.node_share(*mv));
             }
@@ -271,8 +262,8 @@ fn skips_next_depth(id: usize, depth: i32) -> bool {
 }
 
 /// A helper: iterative deepening with no output and no clock, until the stop flag.
-/// Odd helpers skip a depth now and then so threads spread over neighbouring depths
-/// (feature `helperskip`, on by default); in a cluster the parity is that of the
+/// Odd helpers skip a depth now and then so threads spread over neighbouring depths;
+/// in a cluster the parity is that of the
 /// thread's place among all ranks' threads, so ranks spread like threads do.
 pub(crate) fn helper_search(shared: &Shared, worker: &mut Worker, search: &Search, id: usize) {
     let job = &search.job;
@@ -282,7 +273,7 @@ pub(crate) fn helper_search(shared: &Shared, worker: &mut Worker, search: &Searc
     let lane = cluster.rank() * counters.len() + id;
     let nodes = node_counts(shared, counters, cluster, id);
     let stop = StopCheck::new(&shared.signals, nodes, &job.limits, None);
-    let ctx = context(tt, counters, stop, cluster, id, job, tb);
+    let ctx = context(tt, counters, stop, cluster, id, tb);
     prepare(shared, worker, search);
     // Under `go depth N` a helper keeps searching past N until the main thread stops
     // (its deeper entries still help the main thread; an idle helper is a wasted core),
@@ -299,7 +290,7 @@ pub(crate) fn helper_search(shared: &Shared, worker: &mut Worker, search: &Searc
             let pv = worker.root_pv().to_vec();
             shared.results.publish(id, ThreadResult { depth, score, bound: Bound::Exact, pv });
         }
-        depth += if job.features.helper_skip && skips_next_depth(lane, depth) { 2 } else { 1 };
+        depth += if skips_next_depth(lane, depth) { 2 } else { 1 };
     }
     nodes.publish(worker.nodes);
 }

@@ -56,10 +56,10 @@ impl PieceTo {
 
 const PIECE_TO: usize = 12 * 64 + 1;
 
-/// The plies from the root that low-ply history (`lowplyhist`) covers.
+/// The plies from the root that low-ply history covers.
 pub const LOW_PLIES: usize = 4;
 
-/// The slots of pawn-structure history (`pawnhist`), chosen by the pawn key.
+/// The slots of pawn-structure history, chosen by the pawn key.
 const PAWN_SLOTS: usize = 1024;
 
 /// Where a node's quiet moves are read and written in the histories, beyond
@@ -71,11 +71,13 @@ pub struct QuietKeys {
     /// null move).
     pub prev: [PieceTo; 2],
     /// The squares the opponent attacks, for butterfly history by threat
-    /// (`threathist`; empty when off, so every move reads the unthreatened table).
+    /// (empty in quiescence, where every move reads the unthreatened table).
     pub threats: Bitboard,
-    /// The pawn-structure history slot of the position (`pawnhist`).
+    /// The pawn-structure history slot of the position (`None` in quiescence,
+    /// whose evasions are ordered without it).
     pub pawn: Option<usize>,
-    /// The ply from the root, when low-ply history covers it (`lowplyhist`).
+    /// The ply from the root, when low-ply history covers it (`None` past its
+    /// first plies and in quiescence).
     pub low_ply: Option<usize>,
 }
 

@@ -18,7 +18,6 @@ mod control;
 mod correction;
 mod counters;
 mod deepening;
-mod features;
 mod history;
 mod limits;
 mod multipv;
@@ -41,7 +40,6 @@ mod worker;
 
 pub use choice::{BestMoveChoice, ThreadResult};
 pub use cluster::{Alone, Cluster, Remote};
-pub use features::Features;
 pub use limits::{SearchJob, SearchLimits};
 pub use numa::NumaPolicy;
 pub use pool::{PoolError, THREAD_MEMORY_BYTES, ThreadPool};

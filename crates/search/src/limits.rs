@@ -16,14 +16,12 @@ pub struct SearchJob {
     pub move_overhead: Duration,
     /// When `go` arrived.
     pub start: Instant,
-    /// Which search techniques are on.
-    pub features: crate::Features,
 }
 
 impl SearchJob {
     /// A search of `position` under `limits`, starting now: one principal
-    /// variation, no time kept in reserve, the default techniques (what a
-    /// bench, a data generator or a test asks for; `go` sets every field).
+    /// variation, no time kept in reserve (what a bench, a data generator or a
+    /// test asks for; `go` sets every field).
     pub fn new(position: Position, limits: SearchLimits) -> SearchJob {
         SearchJob {
             position,
@@ -31,7 +29,6 @@ impl SearchJob {
             multipv: 1,
             move_overhead: Duration::ZERO,
             start: Instant::now(),
-            features: crate::Features::default(),
         }
     }
 }

@@ -219,8 +219,8 @@ tunables! {
     /// percentage of the verification's depth, in plies.
     fixed nmp_verify_plies_percent: i32 = 75;
 
-    // Step 4. Static evaluation: correction history (with any of `npcorr`,
-    // `minorcorr`, `contcorr` on, the weighted sum of the kinds; 256 = 1).
+    // Step 4. Static evaluation: correction history (the weighted sum of the
+    // tables; 256 = 1).
     /// The pawn table's weight in the correction.
     corr_pawn_weight = 128, 0..=512, step 16;
     /// The material table's weight.
@@ -231,31 +231,30 @@ tunables! {
     corr_minor_weight = 64, 0..=512, step 16;
     /// The continuation table's weight.
     corr_cont_weight = 64, 0..=512, step 16;
-    /// `fiftydamp`: the static eval is scaled by (this − halfmove clock) / this.
+    /// Fifty-move damping: the static eval is scaled by (this − halfmove clock) / this.
     fifty_move_damping_base = 200, 120..=400, step 20;
-    /// With any of `npcorr`, `minorcorr`, `contcorr` on: the weights of the
-    /// correction kinds are in 1/this.
+    /// The weights of the correction tables are in 1/this.
     fixed correction_kind_weight_scale: i32 = 256;
-    /// `corrterms`: reverse futility's margin grows by the correction's size
+    /// Reverse futility's margin grows by the size of the node's correction
     /// times this, in 1/`rfp_correction_unit`.
     rfp_correction_scale = 32, 0..=128, step 8;
-    /// `corrterms`: the unit of `rfp_correction_scale`.
+    /// The unit of `rfp_correction_scale`.
     fixed rfp_correction_unit: i32 = 64;
-    /// `corrterms`: a correction at least this large (centipawns) reduces a
-    /// late move one ply less.
+    /// A correction at least this large (centipawns) reduces a late move one
+    /// ply less.
     lmr_correction_threshold = 24, 4..=64, step 4;
 
-    // Steps 5 and 11 (`ttpv`, `deepershallower`).
-    /// `ttpv`: reverse futility's margin grows by this at a node on a PV.
+    // Steps 5 and 11 (the table's PV flag, the cutoff count, the re-search's depth).
+    /// Reverse futility's margin grows by this at a node that is or was on a PV.
     rfp_tt_pv_margin = 40, 0..=150, step 10;
-    /// `cutoffcnt`: more than this many children failing high adds a ply of reduction.
+    /// More than this many children failing high adds a ply of reduction.
     lmr_cutoff_count = 2, 1..=6, step 1;
-    /// `deepershallower`: a reduced move that beat the best score by this
+    /// A reduced move that beat the best score by this
     /// plus `lmr_deeper_per_depth` × the new depth is re-searched a ply deeper ...
     lmr_deeper_margin = 43, 10..=100, step 6;
     /// ... and one that beat it by less than this, a ply shallower.
     lmr_shallower_margin = 9, 0..=40, step 3;
-    /// `deepershallower`: the deeper re-search's margin per ply of new depth.
+    /// The deeper re-search's margin per ply of new depth.
     fixed lmr_deeper_per_depth: i32 = 2;
 
     // Step 7. Internal iterative reduction.
@@ -305,8 +304,8 @@ tunables! {
     double_extension_margin = 18 was 20, 5..=60, step 5;
     /// Double extensions: at most this many along a line.
     fixed max_double_extensions: u8 = 6;
-    /// `tripleext`: a quiet hash move singular by this much more (at non-PV
-    /// nodes) is extended three plies.
+    /// A quiet hash move singular by this much more (at non-PV nodes) is
+    /// extended three plies.
     triple_extension_margin = 80, 30..=200, step 10;
 
     // Step 10b. Check extension.
@@ -319,7 +318,7 @@ tunables! {
     // Step 11. Late move reductions.
     /// Late move reductions apply from this depth.
     fixed lmr_min_depth: i32 = 3;
-    /// `hindsight`: a node whose parent reduced it by at least this many plies
+    /// Hindsight: a node whose parent reduced it by at least this many plies
     /// is searched a ply deeper (unless the opponent's eval worsened) ...
     fixed hindsight_deeper_reduction: i32 = 3;
     /// ... and one reduced at all, at least two plies deep, a ply shallower
@@ -346,13 +345,13 @@ tunables! {
     lmr_gives_check = 1024, 0..=2048, step 128;
     /// A killer or the counter move is reduced this much less (in `lmr_unit`s).
     lmr_refutation = 1024, 0..=2048, step 128;
-    /// `corrterms`: a move at a node with a large correction is reduced this much less (in `lmr_unit`s).
+    /// A move at a node with a large correction is reduced this much less (in `lmr_unit`s).
     lmr_correction = 1024, 0..=2048, step 128;
-    /// `ttpv`: a move at a node that is or was on a principal variation is reduced this much less (in `lmr_unit`s).
+    /// A move at a node that is or was on a principal variation is reduced this much less (in `lmr_unit`s).
     lmr_tt_pv = 1024, 0..=2048, step 128;
-    /// `cutoffcnt`: a move whose siblings keep failing high is reduced this much more (in `lmr_unit`s).
+    /// A move whose siblings keep failing high is reduced this much more (in `lmr_unit`s).
     lmr_cutoffs = 1024, 0..=2048, step 128;
-    /// `ttcapture`: a quiet move where the hash move is noisy is reduced this much more (in `lmr_unit`s).
+    /// A quiet move where the hash move is noisy is reduced this much more (in `lmr_unit`s).
     lmr_tt_capture = 1024, 0..=2048, step 128;
 
     // Move ordering (`picker.rs`).
@@ -360,7 +359,7 @@ tunables! {
     fixed mvv_victim_weight: i32 = 8;
     /// An underpromotion's ordering term (a queen promotion adds the queen's SEE value).
     fixed underpromotion_order: i32 = -2000;
-    /// With capture history, a noisy move's order is MVV-LVA times this ...
+    /// A noisy move's order is MVV-LVA times this ...
     fixed capture_order_mvv_weight: i32 = 4;
     /// ... plus its capture history divided by this.
     fixed capture_order_history_divisor: i32 = 8;
@@ -370,13 +369,13 @@ tunables! {
     /// among the good ones; a quiet check in quiescence, or its hash move, is tried
     /// only then.
     fixed good_see_threshold: i32 = 0;
-    /// `threatorder`: a knight or bishop leaving a square an enemy pawn attacks
+    /// Threats in quiet ordering: a knight or bishop leaving a square an enemy pawn attacks
     /// for a safe one is ordered up by 100 times this, one stepping onto such a
     /// square down by 95 times this.
     order_threat_minor = 48, 0..=144, step 8;
-    /// `threatorder`: the same for a rook and squares pawns or minor pieces attack.
+    /// Threats in quiet ordering: the same for a rook and squares pawns or minor pieces attack.
     order_threat_rook = 85, 0..=256, step 12;
-    /// `threatorder`: the same for a queen and squares pawns, minor pieces or rooks attack.
+    /// Threats in quiet ordering: the same for a queen and squares pawns, minor pieces or rooks attack.
     order_threat_queen = 172, 0..=512, step 24;
 
     // History (`history.rs`), read by move ordering, pruning and reductions.
@@ -394,7 +393,7 @@ tunables! {
     history_malus_offset = 100, 0..=400, step 25;
     /// ... up to this.
     history_malus_max = 1500, 500..=4000, step 150;
-    /// `lowplyhist`: low-ply history counts this many times in a quiet move's
+    /// Low-ply history counts this many times in a quiet move's
     /// order, divided by one more than the ply.
     fixed low_ply_history_weight: i32 = 4;
 
@@ -413,7 +412,7 @@ tunables! {
     /// Quiescence futility: when stand pat plus the margin cannot reach alpha, a capture
     /// is skipped unless its SEE is at least this (it wins material).
     fixed qs_futility_see_threshold: i32 = 1;
-    /// `qslimits`: out of check, quiescence tries at most this many captures
+    /// Out of check, quiescence tries at most this many captures
     /// that are not recaptures, promotions or checks ...
     fixed qs_capture_limit: usize = 3;
     /// ... and in check, once a line that avoids mate is known, at most this

@@ -37,11 +37,9 @@ pub struct PickerContext {
     pub keys: QuietKeys,
     /// The killers of this ply.
     pub killers: [Move; 2],
-    /// Whether captures are ordered by capture history too (not MVV-LVA alone).
-    pub capture_history: bool,
-    /// `threatorder`: quiet moves ordered by the threats of cheaper enemy
-    /// pieces too, these pieces' attacks given (`None`: off).
-    pub lesser_attacks: Option<LesserAttacks>,
+    /// The opponent's attacks by its cheaper pieces: quiet moves are ordered
+    /// by these threats too.
+    pub lesser_attacks: LesserAttacks,
 }
 
 /// Hands out the legal moves of a position, best-looking first.
@@ -54,8 +52,9 @@ pub struct MovePicker {
     counter: Move,
     /// Where quiet moves are read in the histories.
     keys: QuietKeys,
-    capture_history: bool,
-    /// The opponent's attacks by its cheaper pieces, for `threatorder`.
+    /// The opponent's attacks by its cheaper pieces, for the threat term of
+    /// quiet moves (`None` in quiescence, which hands out no quiet move but
+    /// evasions and checks).
     lesser_attacks: Option<LesserAttacks>,
     /// Quiescence outside check: captures and promotions only, bad ones dropped.
     noisy_only: bool,
@@ -105,8 +104,7 @@ impl MovePicker {
             killers: [k0, k1],
             counter,
             keys: ctx.keys,
-            capture_history: ctx.capture_history,
-            lesser_attacks: ctx.lesser_attacks,
+            lesser_attacks: Some(ctx.lesser_attacks),
             ..MovePicker::empty(hash_move)
         }
     }
@@ -116,17 +114,11 @@ impl MovePicker {
     /// without losing material; every evasion when in check. Evasions are ordered
     /// without continuation history. `hash_move` must be legal or [`Move::NULL`];
     /// a quiet one is not played (not even as a check) unless in check.
-    pub fn quiescence(
-        board: &Board,
-        hash_move: Move,
-        capture_history: bool,
-        checks: bool,
-    ) -> MovePicker {
+    pub fn quiescence(board: &Board, hash_move: Move, checks: bool) -> MovePicker {
         let in_check = board.in_check();
         let hash_first = !hash_move.is_null() && (in_check || board.is_noisy(hash_move));
         MovePicker {
             stage: if hash_first { Stage::HashMove } else { Stage::GenerateNoisy },
-            capture_history,
             noisy_only: !in_check,
             quiet_checks: checks && !in_check,
             ..MovePicker::empty(hash_move)
@@ -142,7 +134,6 @@ impl MovePicker {
             killers: [Move::NULL; 2],
             counter: Move::NULL,
             keys: QuietKeys::NONE,
-            capture_history: false,
             lesser_attacks: None,
             noisy_only: false,
             quiet_checks: false,
@@ -214,11 +205,10 @@ impl MovePicker {
                         self.moves = board.legal_moves();
                     }
                     self.scores.clear();
-                    let (keys, capture_history) = (self.keys, self.capture_history);
+                    let keys = self.keys;
                     for &mv in self.moves.as_slice() {
                         self.scores.push(if board.is_noisy(mv) {
-                            noisy_score(board, mv, histories, capture_history)
-                                + noisy_evasion_bonus()
+                            noisy_score(board, mv, histories) + noisy_evasion_bonus()
                         } else {
                             quiet_score(board, mv, histories, &keys)
                         });
@@ -373,17 +363,13 @@ fn mvv_lva(board: &Board, mv: Move) -> i32 {
 
 /// A capture's or promotion's order: MVV-LVA, refined by capture history.
 #[inline]
-fn noisy_score(board: &Board, mv: Move, histories: &Histories, capture_history: bool) -> i32 {
-    let mut score = mvv_lva(board, mv);
-    if capture_history {
-        let pt = PieceTo::of_move(board, mv);
-        score = score * capture_order_mvv_weight()
-            + histories.capture(board, pt, mv) / capture_order_history_divisor();
-    }
-    score
+fn noisy_score(board: &Board, mv: Move, histories: &Histories) -> i32 {
+    let pt = PieceTo::of_move(board, mv);
+    mvv_lva(board, mv) * capture_order_mvv_weight()
+        + histories.capture(board, pt, mv) / capture_order_history_divisor()
 }
 
-/// What `threatorder` adds to quiet move `mv`'s order, given the opponent's
+/// What the threats add to quiet move `mv`'s order, given the opponent's
 /// attacks by pieces cheaper than each of ours: a piece stepping onto a square
 /// a cheaper enemy piece attacks loses, one leaving such a square for a safe
 /// one gains.
@@ -422,7 +408,7 @@ mod tests {
         let hash_move =
             if hash.is_empty() { Move::NULL } else { board.parse_uci_move(hash, false).unwrap() };
         let histories = Histories::default();
-        let mut picker = MovePicker::quiescence(&board, hash_move, true, checks);
+        let mut picker = MovePicker::quiescence(&board, hash_move, checks);
         std::iter::from_fn(|| picker.next(&board, &histories))
             .map(|mv| board.move_to_uci(mv, false))
             .collect()
@@ -479,8 +465,7 @@ mod tests {
         let ctx = PickerContext {
             keys: QuietKeys::NONE,
             killers: [Move::NULL; 2],
-            capture_history: true,
-            lesser_attacks: None,
+            lesser_attacks: board.attacks_by_lesser(board.side_to_move()),
         };
         let squares = board.check_squares();
         let mut picker = MovePicker::new(&board, Move::NULL, &histories, ctx);

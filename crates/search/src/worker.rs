@@ -20,7 +20,7 @@ mod qsearch;
 mod search;
 mod table;
 
-use crate::correction::{CorrectionHistory, Kinds};
+use crate::correction::CorrectionHistory;
 use crate::history::{Histories, LOW_PLIES, PieceTo, QuietKeys};
 use crate::numa::NodeNetwork;
 use crate::params::{MAX_SEARCH_PLY, fifty_move_damping_base};
@@ -46,10 +46,11 @@ struct Frame {
     excluded: Move,
     /// How many double extensions the line to this ply holds.
     double_extensions: u8,
-    /// How many of the parent's children searched so far failed high here (`cutoffcnt`).
+    /// How many of the parent's children searched so far failed high here
+    /// (Step 11 reduces more after many).
     cutoffs: u8,
-    /// With `hindsight`: the late move reduction of the move that reached this
-    /// ply, set by the parent and taken (reset to 0) by the node.
+    /// The late move reduction of the move that reached this ply, set by the
+    /// parent and taken (reset to 0) by the node, for hindsight (Step 4b).
     reduction: i32,
 }
 
@@ -70,8 +71,6 @@ pub(crate) struct SearchContext<'a> {
     pub tt: &'a TranspositionTable,
     /// When this search stops.
     pub stop: StopCheck<'a>,
-    /// Which techniques are on.
-    pub features: crate::Features,
     /// The Syzygy tables (none loaded: every probe is `None`).
     pub tb: &'a crate::tablebase::Tablebase,
     /// This thread's counts (its tablebase hits are counted there).
@@ -305,62 +304,45 @@ impl Worker {
 
     /// Where the quiet moves of the current position, `ply` plies from the
     /// root, are read and written in the histories — continuation history
-    /// against the moves one and two plies before, and the tables of
-    /// `pawnhist` and `lowplyhist` when they are on — but for the threat map
-    /// of `threathist` ([`Worker::threat_maps`]), the one part that costs (the
-    /// opponent's attacks): a node adds it when it reaches its moves (Step 8),
-    /// so the nodes that the table or the whole-node pruning decide never
-    /// build it.
+    /// against the moves one and two plies before, pawn-structure history, and
+    /// low-ply history within its first plies — but for the threat map of
+    /// butterfly history ([`Worker::lesser_attacks`]), the one part that costs
+    /// (the opponent's attacks): a node adds it when it reaches its moves
+    /// (Step 8), so the nodes that the table or the whole-node pruning decide
+    /// never build it.
     #[inline(always)]
-    fn quiet_keys(&self, ctx: &SearchContext, ply: usize) -> QuietKeys {
-        let features = &ctx.features;
+    fn quiet_keys(&self, ply: usize) -> QuietKeys {
         QuietKeys {
             prev: self.prev_moves(ply),
             threats: board::Bitboard::EMPTY,
-            pawn: features.pawn_history.then(|| QuietKeys::pawn_slot(self.board())),
-            low_ply: (features.low_ply_history && ply < LOW_PLIES).then_some(ply),
+            pawn: Some(QuietKeys::pawn_slot(self.board())),
+            low_ply: (ply < LOW_PLIES).then_some(ply),
         }
     }
 
-    /// The opponent's attacks, from one pass over its pieces: all of them for
-    /// `threathist` (empty when it is off), and those of its pieces cheaper
-    /// than each of ours for `threatorder` (`None` when it is off).
+    /// The opponent's attacks, from one pass over its pieces: all of them (the
+    /// threats of butterfly history) and those of its pieces cheaper than each
+    /// of ours (the threat term of quiet move ordering).
     #[inline(always)]
-    fn threat_maps(&self, ctx: &SearchContext) -> (board::Bitboard, Option<LesserAttacks>) {
-        let features = &ctx.features;
-        if !features.threat_history && !features.threat_order {
-            return (board::Bitboard::EMPTY, None);
-        }
+    fn lesser_attacks(&self) -> LesserAttacks {
         let board = self.board();
-        let attacks = board.attacks_by_lesser(board.side_to_move());
-        let all = if features.threat_history { attacks.all } else { board::Bitboard::EMPTY };
-        (all, features.threat_order.then_some(attacks))
+        board.attacks_by_lesser(board.side_to_move())
     }
 
     /// What correction history says of the static eval of the current position,
-    /// `ply` plies from the root (0 with correction history off).
+    /// `ply` plies from the root.
     #[inline(always)]
-    fn correction_at(&self, ctx: &SearchContext, ply: usize) -> i32 {
-        if !ctx.features.correction {
-            return 0;
-        }
-        let kinds = Kinds::of(&ctx.features);
-        self.correction.correction(self.board(), self.prev_moves(ply), kinds)
+    fn correction_at(&self, ply: usize) -> i32 {
+        self.correction.correction(self.board(), self.prev_moves(ply))
     }
 
-    /// `raw` static eval of the current position plus its `correction` (when
-    /// correction history is on), damped towards 0 by the fifty-move counter
-    /// (`fiftydamp`), kept clear of decisive scores (mates, tablebase results).
+    /// `raw` static eval of the current position plus its `correction`, damped
+    /// towards 0 as the fifty-move counter grows, kept clear of decisive scores
+    /// (mates, tablebase results).
     #[inline(always)]
-    fn corrected(&self, ctx: &SearchContext, raw: i32, correction: i32) -> i32 {
-        if !ctx.features.correction {
-            return raw;
-        }
-        let mut eval = raw + correction;
-        if ctx.features.fifty_move_damping {
-            let base = fifty_move_damping_base();
-            eval = eval * (base - i32::from(self.board().halfmove_clock())) / base;
-        }
+    fn corrected(&self, raw: i32, correction: i32) -> i32 {
+        let base = fifty_move_damping_base();
+        let eval = (raw + correction) * (base - i32::from(self.board().halfmove_clock())) / base;
         eval.clamp(-DECISIVE_BOUND + 1, DECISIVE_BOUND - 1)
     }
 

@@ -2,14 +2,14 @@
 //! is verified by a search in which the side that passed may not pass again.
 
 use board::{Board, Position};
-use search::{Features, SearchJob, SearchLimits, Silent, ThreadPool};
+use search::{SearchJob, SearchLimits, Silent, ThreadPool};
 use std::sync::Arc;
 
-fn best_move(fen: &str, depth: i32, features: Features) -> String {
+fn best_move(fen: &str, depth: i32) -> String {
     let pool = ThreadPool::new(1, 16, Arc::new(Silent));
     let board = Board::from_fen(fen).expect("valid FEN");
     let limits = SearchLimits { depth: Some(depth), ..SearchLimits::default() };
-    let job = SearchJob { features, ..SearchJob::new(Position::new(board), limits) };
+    let job = SearchJob::new(Position::new(board), limits);
     let outcome = pool.search_sync(job).expect("the search ends");
     let best = outcome.best.expect("a legal move");
     board.move_to_uci(best, false)
@@ -25,5 +25,5 @@ fn best_move(fen: &str, depth: i32, features: Features) -> String {
 #[test]
 fn verified_null_move_finds_the_zugzwang_mate() {
     let fen = "1r4RK/2n5/7k/8/8/8/8/8 b - - 0 1";
-    assert_eq!(best_move(fen, 22, Features::default()), "c7e8");
+    assert_eq!(best_move(fen, 22), "c7e8");
 }

@@ -21,13 +21,11 @@ impl Worker {
         self.root_depth = depth;
         self.root.start_search();
         let mut delta = aspiration_window();
-        let (mut alpha, mut beta) =
-            if ctx.features.aspiration && depth >= aspiration_min_depth() && !is_decisive(previous)
-            {
-                ((previous - delta).max(-INFINITY), (previous + delta).min(INFINITY))
-            } else {
-                (-INFINITY, INFINITY)
-            };
+        let (mut alpha, mut beta) = if depth >= aspiration_min_depth() && !is_decisive(previous) {
+            ((previous - delta).max(-INFINITY), (previous + delta).min(INFINITY))
+        } else {
+            (-INFINITY, INFINITY)
+        };
         loop {
             let score = self.search::<Root>(ctx, alpha, beta, depth, 0, false);
             if self.stopped {

@@ -51,7 +51,7 @@ impl Worker {
         let hash_move = self.hash_move(hit.as_ref());
 
         // Stand pat: the corrected static eval, refined by the table's bound when
-        // it settles the question (`qsfutility`).
+        // it settles the question.
         let raw_eval;
         let mut best_score;
         if in_check {
@@ -59,37 +59,28 @@ impl Worker {
             best_score = -INFINITY;
         } else {
             raw_eval = self.static_eval(hit.as_ref());
-            best_score = self.corrected(ctx, raw_eval, self.correction_at(ctx, ply));
-            if ctx.features.qs_futility
-                && let Some(h) = hit
-            {
+            best_score = self.corrected(raw_eval, self.correction_at(ply));
+            if let Some(h) = hit {
                 let score = tt_score(&h, ply);
                 if !is_decisive(score) && bound_settles(h.bound, score, best_score, best_score) {
                     best_score = score;
                 }
             }
+            // A fail high is blended halfway towards beta: less of an overestimate
+            // is returned.
             if best_score >= beta {
-                return if ctx.features.qs_blend && !is_decisive(best_score) {
-                    (best_score + beta) / 2
-                } else {
-                    best_score
-                };
+                return if is_decisive(best_score) { best_score } else { (best_score + beta) / 2 };
             }
             alpha = alpha.max(best_score);
         }
         // Futility: captures that cannot lift stand pat plus a margin to alpha.
-        let futility_base = if in_check || !ctx.features.qs_futility {
-            None
-        } else {
-            Some(best_score + qs_futility_margin())
-        };
+        let futility_base = if in_check { None } else { Some(best_score + qs_futility_margin()) };
 
-        let mut picker =
-            MovePicker::quiescence(self.board(), hash_move, ctx.features.capture_history, checks);
+        let mut picker = MovePicker::quiescence(self.board(), hash_move, checks);
         let mut best_move = Move::NULL;
         let mut moves_tried = 0;
-        // With `qslimits`: where the previous move landed (a recapture there is
-        // never skipped), and the quiet evasions tried.
+        // Where the previous move landed (a recapture there is never skipped by
+        // the move limits below), and the quiet evasions tried.
         let recapture_square = {
             let last = if ply > 0 { self.frames[ply - 1].moved } else { PieceTo::NONE };
             (last != PieceTo::NONE).then_some(last.0 & 63)
@@ -119,7 +110,10 @@ impl Worker {
                     continue;
                 }
             }
-            if ctx.features.qs_limits && best_score > -DECISIVE_BOUND {
+            // Move limits, once a line that avoids mate is known: in check, the
+            // quiet evasions past the first few; out of check, the captures past
+            // the first few that are not recaptures, promotions or checks.
+            if best_score > -DECISIVE_BOUND {
                 let board = self.board();
                 if in_check {
                     if !board.is_noisy(mv) {
@@ -136,9 +130,7 @@ impl Worker {
                     continue;
                 }
             }
-            if ctx.features.qs_limits {
-                self.frames[ply].moved = self.piece_to(mv);
-            }
+            self.frames[ply].moved = self.piece_to(mv);
             moves_tried += 1;
             self.make_move(mv, ctx.tt);
             let score = -self.qsearch(ctx, -beta, -alpha, ply + 1, false);
@@ -160,7 +152,8 @@ impl Worker {
         if in_check && moves_tried == 0 {
             return -MATE + ply as i32;
         }
-        if ctx.features.qs_blend && best_score > beta && !is_decisive(best_score) {
+        // A move's fail high is blended a quarter of the way towards beta.
+        if best_score > beta && !is_decisive(best_score) {
             best_score = (3 * best_score + beta) / 4;
         }
         let bound = if best_score >= beta { Bound::Lower } else { Bound::Upper };

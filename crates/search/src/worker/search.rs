@@ -5,7 +5,6 @@
 
 use super::table::{NodeResult, bound_settles, tt_cutoff, tt_score};
 use super::{NO_EVAL, SearchContext, Worker};
-use crate::correction::Kinds;
 use crate::history::{PieceTo, QuietKeys};
 use crate::params::*;
 use crate::picker::{MovePicker, PickerContext};
@@ -60,11 +59,15 @@ struct Node {
     hash_move: Move,
     /// Where its quiet moves are read and written in the histories.
     keys: QuietKeys,
-    /// The size of the static eval's correction, with `corrterms` on (else 0).
+    /// The size of the static eval's correction (0 in check): an eval that
+    /// needed much correction is less sure, so reverse futility's margin grows
+    /// and late move reductions shrink.
     correction_size: i32,
-    /// With `ttpv` on: a PV node, or one the table remembers on a PV.
+    /// A PV node, or one the table remembers on a PV (stored with its entries):
+    /// a larger reverse futility margin, less late move reduction.
     tt_pv: bool,
-    /// With `ttcapture` on: the hash move is a capture or promotion.
+    /// The hash move is a capture or promotion (the node's best answer is
+    /// likely noisy): quiet moves are reduced more.
     tt_capture: bool,
 }
 
@@ -121,11 +124,7 @@ impl Worker {
     ) -> i32 {
         debug_assert_eq!(K::ROOT, ply == 0, "the root is the search at ply 0");
         let pv_node = beta - alpha > 1;
-        let prior_reduction = if ctx.features.hindsight {
-            std::mem::take(&mut self.frames[ply].reduction)
-        } else {
-            0
-        };
+        let prior_reduction = std::mem::take(&mut self.frames[ply].reduction);
         let excluded = self.frames[ply].excluded;
         let singular_search = !excluded.is_null();
         self.pv_len[ply] = ply;
@@ -204,9 +203,8 @@ impl Worker {
         // what searches of similar positions found (correction history); the table's
         // score refines it.
         let raw_eval = if in_check { NO_EVAL } else { self.static_eval(hit.as_ref()) };
-        let correction = if in_check { 0 } else { self.correction_at(ctx, ply) };
-        let static_eval =
-            if in_check { NO_EVAL } else { self.corrected(ctx, raw_eval, correction) };
+        let correction = if in_check { 0 } else { self.correction_at(ply) };
+        let static_eval = if in_check { NO_EVAL } else { self.corrected(raw_eval, correction) };
         let mut eval = static_eval;
         if let Some(h) = hit
             && !in_check
@@ -232,20 +230,18 @@ impl Worker {
             root: K::ROOT,
             singular_search,
             in_check,
-            improving: self.improving(ctx, ply, static_eval),
+            improving: self.improving(ply, static_eval),
             static_eval,
             hash_move,
-            keys: self.quiet_keys(ctx, ply),
-            correction_size: if ctx.features.correction_terms { correction.abs() } else { 0 },
-            tt_pv: ctx.features.tt_pv && (pv_node || hit.is_some_and(|h| h.pv)),
-            tt_capture: ctx.features.tt_capture
-                && !hash_move.is_null()
-                && self.board().is_noisy(hash_move),
+            keys: self.quiet_keys(ply),
+            correction_size: correction.abs(),
+            tt_pv: pv_node || hit.is_some_and(|h| h.pv),
+            tt_capture: !hash_move.is_null() && self.board().is_noisy(hash_move),
         };
 
         // Step 4b. Hindsight: the parent's reduction of the move that led here, read
         // with both sides' evals.
-        if ctx.features.hindsight && !K::ROOT && !in_check && !singular_search {
+        if !K::ROOT && !in_check && !singular_search {
             node.depth += self.hindsight(&node, prior_reduction);
         }
 
@@ -261,23 +257,15 @@ impl Worker {
 
         // Step 7. Internal iterative reduction: without a hash move this node is probably
         // less important than its depth says; search it shallower.
-        if ctx.features.iir
-            && hash_move.is_null()
-            && node.depth >= iir_min_depth()
-            && (pv_node || cut_node)
-        {
+        if hash_move.is_null() && node.depth >= iir_min_depth() && (pv_node || cut_node) {
             node.depth -= iir_reduction();
         }
 
         // Step 8. The move loop.
-        let (threats, lesser_attacks) = self.threat_maps(ctx);
-        node.keys.threats = threats;
-        let ordering = PickerContext {
-            keys: node.keys,
-            killers: self.histories.killers[ply],
-            capture_history: ctx.features.capture_history,
-            lesser_attacks,
-        };
+        let lesser_attacks = self.lesser_attacks();
+        node.keys.threats = lesser_attacks.all;
+        let ordering =
+            PickerContext { keys: node.keys, killers: self.histories.killers[ply], lesser_attacks };
         let mut picker = MovePicker::new(self.board(), hash_move, &self.histories, ordering);
         let mut best_score = -INFINITY;
         let mut best_move = Move::NULL;
@@ -294,14 +282,14 @@ impl Worker {
                 continue;
             };
             let board = *self.board();
-            let c = self.candidate(ctx, &node, &board, mv, moves_tried, &mut check_squares);
+            let c = self.candidate(&node, &board, mv, moves_tried, &mut check_squares);
 
             // Step 9. Pruning at shallow depth, once a line that avoids mate is known.
             if !K::ROOT
                 && best_score > -DECISIVE_BOUND
                 && board.has_non_pawn_material(board.side_to_move())
             {
-                match self.prune_move(ctx, &node, &c, alpha, moves_tried) {
+                match self.prune_move(&node, &c, alpha, moves_tried) {
                     Pruning::Search => {}
                     Pruning::Skip => continue,
                     Pruning::SkipQuiets => {
@@ -339,15 +327,13 @@ impl Worker {
             let score = if moves_tried == 1 {
                 -self.search::<Inner>(ctx, -beta, -alpha, new_depth, ply + 1, false)
             } else {
-                let r = self.reduction(ctx, &node, &c, moves_tried, new_depth, &picker);
+                let r = self.reduction(&node, &c, moves_tried, new_depth, &picker);
                 let reduced = new_depth - r;
-                if ctx.features.hindsight {
-                    self.frames[ply + 1].reduction = r;
-                }
+                self.frames[ply + 1].reduction = r;
                 let mut score =
                     -self.search::<Inner>(ctx, -alpha - 1, -alpha, reduced, ply + 1, true);
                 if score > alpha && r > 0 {
-                    let depth = self.re_search_depth(ctx, new_depth, score, best_score);
+                    let depth = re_search_depth(new_depth, score, best_score);
                     if depth > reduced {
                         score = -self.search::<Inner>(
                             ctx,
@@ -448,8 +434,8 @@ impl Worker {
         }
 
         // Step 14. Correction history.
-        if ctx.features.correction && !in_check {
-            self.learn_correction(ctx, &node, best_move, best_score, bound);
+        if !in_check {
+            self.learn_correction(&node, best_move, best_score, bound);
         }
         best_score
     }
@@ -468,23 +454,21 @@ impl Worker {
         let (depth, beta, ply) = (node.depth, node.beta, node.ply);
         // Step 5. Reverse futility pruning: far above beta at low depth, assume the cut
         // unless a piece hangs or an enemy pawn is near promotion (threat guards).
-        if ctx.features.rfp
-            && depth <= rfp_max_depth()
+        if depth <= rfp_max_depth()
             && !is_decisive(eval)
             && eval
                 - rfp_margin() * (depth - node.improving as i32)
                 - node.correction_size * rfp_correction_scale() / rfp_correction_unit()
                 - i32::from(node.tt_pv) * rfp_tt_pv_margin()
                 >= beta
-            && !(ctx.features.rfp_threats && threat_pending(self.board()))
+            && !threat_pending(self.board())
         {
             return Some((eval + beta) / 2);
         }
 
         // Step 5b. Razoring: far below alpha at low depth, only a capture could
         // help, so quiescence decides.
-        if ctx.features.razoring
-            && depth <= razor_max_depth()
+        if depth <= razor_max_depth()
             && eval + razor_margin() * (depth + i32::from(node.improving)) < alpha
         {
             let score = self.qsearch(ctx, alpha, alpha + 1, ply, true);
@@ -502,8 +486,7 @@ impl Worker {
         // not pass again (`null_move`).
         let prev_null = ply > 0 && node.keys.prev[0] == PieceTo::NONE;
         let us = self.board().side_to_move();
-        if ctx.features.nmp
-            && depth >= nmp_min_depth()
+        if depth >= nmp_min_depth()
             && eval >= beta
             && !prev_null
             && !is_decisive(beta)
@@ -522,7 +505,6 @@ impl Worker {
     #[inline(always)]
     fn candidate(
         &self,
-        ctx: &SearchContext,
         node: &Node,
         board: &Board,
         mv: Move,
@@ -532,7 +514,7 @@ impl Worker {
         let noisy = board.is_noisy(mv);
         let pt = self.piece_to(mv);
         let history = if noisy {
-            if ctx.features.capture_history { self.histories.capture(board, pt, mv) } else { 0 }
+            self.histories.capture(board, pt, mv)
         } else {
             self.histories.quiet(board.side_to_move(), mv, pt, &node.keys)
         };
@@ -546,21 +528,13 @@ impl Worker {
     /// into the loop, and whether every later quiet move that does not give
     /// check would be skipped too.
     #[inline(always)]
-    fn prune_move(
-        &self,
-        ctx: &SearchContext,
-        node: &Node,
-        c: &Candidate,
-        alpha: i32,
-        moves_tried: usize,
-    ) -> Pruning {
+    fn prune_move(&self, node: &Node, c: &Candidate, alpha: i32, moves_tried: usize) -> Pruning {
         let board = self.board();
         let depth = node.depth;
         let lmr_depth = (depth - 1 - c.base_reduction / lmr_unit()).max(0);
         if c.noisy || c.gives_check {
             // Captures that lose too much material (checks are kept: sacrifices).
-            let losing = ctx.features.see
-                && !c.gives_check
+            let losing = !c.gives_check
                 && depth <= see_noisy_max_depth()
                 && !board.see_ge(
                     c.mv,
@@ -571,11 +545,11 @@ impl Worker {
         // Late move pruning and futility, once they skip a quiet move, skip every
         // later one: the moves tried only grow (and with them the reduction, so
         // `lmr_depth` only falls), and alpha only rises.
-        if late_move_pruning(ctx, node, moves_tried) {
+        if late_move_pruning(node, moves_tried) {
             return Pruning::SkipQuiets;
         }
         // Futility: this quiet move cannot lift the static eval to alpha.
-        if ctx.features.futility && !node.in_check && lmr_depth <= futility_max_depth() {
+        if !node.in_check && lmr_depth <= futility_max_depth() {
             let futility_value = node.static_eval
                 + futility_base()
                 + futility_per_depth() * (lmr_depth + i32::from(node.improving));
@@ -584,13 +558,10 @@ impl Worker {
             }
         }
         // History: this move has kept failing in similar positions.
-        let failing = ctx.features.history_pruning
-            && lmr_depth <= history_pruning_max_depth()
+        let failing = lmr_depth <= history_pruning_max_depth()
             && c.history < -history_pruning_margin() * depth;
         // SEE: the quiet move loses material on its square.
-        if failing
-            || (ctx.features.see && !board.see_ge(c.mv, see_quiet_margin() * lmr_depth * lmr_depth))
-        {
+        if failing || !board.see_ge(c.mv, see_quiet_margin() * lmr_depth * lmr_depth) {
             Pruning::Skip
         } else {
             Pruning::Search
@@ -608,8 +579,7 @@ impl Worker {
         hit: Option<&Record>,
     ) -> Singular {
         let may_extend = (node.ply as i32) < extension_ply_limit(self.root_depth);
-        if ctx.features.singular
-            && !node.root
+        if !node.root
             && !node.singular_search
             && c.mv == node.hash_move
             && node.depth >= singular_min_depth()
@@ -621,7 +591,7 @@ impl Worker {
         {
             return self.singular(ctx, node, h, c.mv);
         }
-        Singular::Extend(i32::from(ctx.features.check_extension && c.gives_check && may_extend))
+        Singular::Extend(i32::from(c.gives_check && may_extend))
     }
 
     /// Step 11. The late move reduction of move `c`, the `moves_tried`-th of the
@@ -629,17 +599,15 @@ impl Worker {
     #[inline(always)]
     fn reduction(
         &self,
-        ctx: &SearchContext,
         node: &Node,
         c: &Candidate,
         moves_tried: usize,
         new_depth: i32,
         picker: &MovePicker,
     ) -> i32 {
-        if !(ctx.features.lmr
-            && node.depth >= lmr_min_depth()
-            && moves_tried > 1 + node.root as usize
-            && (!c.noisy || !node.pv))
+        if node.depth < lmr_min_depth()
+            || moves_tried <= 1 + node.root as usize
+            || (c.noisy && node.pv)
         {
             return 0;
         }
@@ -655,29 +623,13 @@ impl Worker {
         r -= c.history / lmr_history_divisor() * lmr_unit();
         r -= term(node.correction_size >= lmr_correction_threshold(), lmr_correction());
         r -= term(node.tt_pv, lmr_tt_pv());
-        if ctx.features.cutoff_count {
-            let cutoffs = i32::from(self.frames[node.ply + 1].cutoffs);
-            r += term(cutoffs > lmr_cutoff_count(), lmr_cutoffs());
-        }
+        let cutoffs = i32::from(self.frames[node.ply + 1].cutoffs);
+        r += term(cutoffs > lmr_cutoff_count(), lmr_cutoffs());
         r += term(node.tt_capture && !c.noisy, lmr_tt_capture());
         if c.noisy {
             r /= lmr_noisy_divisor();
         }
         (r / lmr_unit()).clamp(0, new_depth - 1)
-    }
-
-    /// Step 11. The depth of the null-window re-search of a reduced move that
-    /// scored `score` above alpha: `new_depth`, or with `deepershallower` a ply
-    /// deeper when it beat `best` (the best score so far) by far and a ply
-    /// shallower when barely.
-    #[inline(always)]
-    fn re_search_depth(&self, ctx: &SearchContext, new_depth: i32, score: i32, best: i32) -> i32 {
-        if !ctx.features.deeper_shallower {
-            return new_depth;
-        }
-        let deeper = score > best + lmr_deeper_margin() + lmr_deeper_per_depth() * new_depth;
-        let shallower = score < best + lmr_shallower_margin();
-        new_depth + i32::from(deeper) - i32::from(shallower)
     }
 
     /// The history updates when move `c` (played in `board`) fails high: a bonus
@@ -700,14 +652,7 @@ impl Worker {
     /// the static eval, where the bound says which side it lies on and no capture
     /// (whose gain the eval cannot see) decided it.
     #[inline(always)]
-    fn learn_correction(
-        &mut self,
-        ctx: &SearchContext,
-        node: &Node,
-        best_move: Move,
-        best_score: i32,
-        bound: Bound,
-    ) {
+    fn learn_correction(&mut self, node: &Node, best_move: Move, best_score: i32, bound: Bound) {
         let board = *self.board();
         let static_eval = node.static_eval;
         if (best_move.is_null() || !board.is_noisy(best_move))
@@ -715,17 +660,16 @@ impl Worker {
             && !(bound == Bound::Lower && best_score <= static_eval)
             && !(bound == Bound::Upper && best_score >= static_eval)
         {
-            let kinds = Kinds::of(&ctx.features);
             let difference = best_score - static_eval;
-            self.correction.update(&board, node.keys.prev, kinds, difference, node.depth);
+            self.correction.update(&board, node.keys.prev, difference, node.depth);
         }
     }
 
     /// Whether the static eval rose since this side's previous move: two plies
-    /// back, or four when that move was made in check. Never with `improving` off.
+    /// back, or four when that move was made in check. Never in check.
     #[inline(always)]
-    fn improving(&self, ctx: &SearchContext, ply: usize, static_eval: i32) -> bool {
-        if !ctx.features.improving || static_eval == NO_EVAL {
+    fn improving(&self, ply: usize, static_eval: i32) -> bool {
+        if static_eval == NO_EVAL {
             return false;
         }
         let back = |n: usize| (ply >= n).then(|| self.frames[ply - n].static_eval);
@@ -740,11 +684,14 @@ impl Worker {
     /// half depth, against a bound a little below its stored score, tells:
     ///
     /// - every other move fails low: extend the hash move (twice when far below,
-    ///   at non-PV nodes, a bounded number of times per line);
+    ///   at non-PV nodes, a bounded number of times per line; three times when
+    ///   farther still and the move is quiet);
     /// - another move also beats `beta` (multi-cut): several moves refute the
     ///   opponent's last move, so this node fails high — cut;
     /// - the stored score alone beats beta: the hash move is not needed to hold
-    ///   beta, so it is searched one ply shallower (negative extension).
+    ///   beta, so it is searched two plies shallower (negative extension);
+    /// - at an expected cut node, or when the stored score is no better than
+    ///   the search without the hash move found: one ply shallower.
     fn singular(&mut self, ctx: &SearchContext, node: &Node, hit: &Record, mv: Move) -> Singular {
         let Node { depth, beta, ply, .. } = *node;
         let stored = tt_score(hit, ply);
@@ -767,7 +714,6 @@ impl Worker {
                 && score < singular_beta - double_extension_margin()
                 && self.frames[ply].double_extensions < max_double_extensions();
             let triple = double
-                && ctx.features.triple_extension
                 && score < singular_beta - triple_extension_margin()
                 && !self.board().is_noisy(mv);
             Singular::Extend(if triple {
@@ -780,15 +726,15 @@ impl Worker {
         } else if singular_beta >= beta {
             Singular::MultiCut(singular_beta)
         } else if stored >= beta {
-            Singular::Extend(if ctx.features.singular_negative { -2 } else { -1 })
-        } else if ctx.features.singular_negative && (node.cut || stored <= score) {
+            Singular::Extend(-2)
+        } else if node.cut || stored <= score {
             Singular::Extend(-1)
         } else {
             Singular::Extend(0)
         }
     }
 
-    /// Step 4b, `hindsight`: how many plies to add to the depth of `node`,
+    /// Step 4b. Hindsight: how many plies to add to the depth of `node`,
     /// reached by a move its parent reduced by `prior_reduction`. A large
     /// reduction whose outcome the opponent's eval did not foresee getting
     /// worse for it looks premature: a ply deeper. A reduced move after which
@@ -860,7 +806,7 @@ enum Pruning {
 
 /// The outcome of a singular-extension test.
 enum Singular {
-    /// Extend the hash move by this many plies (−1: reduce it).
+    /// Extend the hash move by this many plies (negative: reduce it).
     Extend(i32),
     /// Another move beats beta too: the node fails high with this score.
     MultiCut(i32),
@@ -870,10 +816,19 @@ enum Singular {
 /// (checks aside) are skipped. Once true it stays true at the node, as
 /// `moves_tried` only grows.
 #[inline(always)]
-fn late_move_pruning(ctx: &SearchContext, node: &Node, moves_tried: usize) -> bool {
-    ctx.features.lmp
-        && node.depth <= lmp_max_depth()
-        && moves_tried >= lmp_limit(node.depth, node.improving)
+fn late_move_pruning(node: &Node, moves_tried: usize) -> bool {
+    node.depth <= lmp_max_depth() && moves_tried >= lmp_limit(node.depth, node.improving)
+}
+
+/// Step 11. The depth of the null-window re-search of a reduced move that
+/// scored `score` above alpha, after a search to `new_depth` was planned: a ply
+/// deeper when it beat `best` (the best score so far) by far, a ply shallower
+/// when barely.
+#[inline(always)]
+fn re_search_depth(new_depth: i32, score: i32, best: i32) -> i32 {
+    let deeper = score > best + lmr_deeper_margin() + lmr_deeper_per_depth() * new_depth;
+    let shallower = score < best + lmr_shallower_margin();
+    new_depth + i32::from(deeper) - i32::from(shallower)
 }
 
 /// Whether the side to move faces a threat its static evaluation may not see:
