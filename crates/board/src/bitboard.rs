@@ -1,7 +1,16 @@
-//! `Bitboard`: a set of squares in one `u64`, with set operators and a square iterator.
+//! `Bitboard`: a set of squares in one `u64`, with set operators and a square iterator;
+//! and a square's own set, [`Square::bitboard`] (the types below the board know no sets).
 
 use crate::{File, Rank, Square};
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
+
+impl Square {
+    /// The single-square bitboard.
+    #[inline(always)]
+    pub const fn bitboard(self) -> Bitboard {
+        Bitboard(1 << self as u8)
+    }
+}
 
 /// A set of squares; bit `i` is [`Square`] index `i`.
 #[derive(Clone, Copy, PartialEq, Eq, Default, Hash)]

@@ -35,18 +35,7 @@ pub struct Board {
     pub(crate) pinned: Bitboard,
 }
 
-impl Default for Board {
-    fn default() -> Self {
-        Board::startpos()
-    }
-}
-
 impl Board {
-    /// The standard start position.
-    pub fn startpos() -> Board {
-        Board::from_fen(crate::STARTPOS_FEN).expect("the start position FEN is valid")
-    }
-
     /// An empty board (no kings: not a legal position; used while parsing).
     pub(crate) fn empty() -> Board {
         Board {

@@ -1,4 +1,5 @@
-//! FEN parsing and printing, with X-FEN and Shredder-FEN castling fields for Chess960.
+//! FEN parsing and printing, with X-FEN and Shredder-FEN castling fields for Chess960;
+//! and the start position, [`Board::startpos`] (the default board), read from its FEN.
 //!
 //! Parsing never panics: every malformed input is a [`FenError`] naming the bad
 //! field. Four fields (EPD style) are accepted; the clocks then default to `0 1`.
@@ -98,7 +99,18 @@ fn placement_error(reason: impl Into<String>) -> FenError {
     FenError::Placement { reason: reason.into() }
 }
 
+impl Default for Board {
+    fn default() -> Self {
+        Board::startpos()
+    }
+}
+
 impl Board {
+    /// The standard start position.
+    pub fn startpos() -> Board {
+        Board::from_fen(STARTPOS_FEN).expect("the start position FEN is valid")
+    }
+
     /// Parses a FEN (standard, X-FEN or Shredder-FEN castling).
     ///
     /// ```

@@ -202,12 +202,6 @@ impl Square {
             None
         }
     }
-
-    /// The single-square bitboard.
-    #[inline(always)]
-    pub const fn bitboard(self) -> crate::Bitboard {
-        crate::Bitboard(1 << self as u8)
-    }
 }
 
 impl fmt::Display for Square {
