@@ -10,11 +10,9 @@
 
 pub mod nnue;
 
-use board::Board;
+pub use nnue::MAX_EVAL;
 
-/// The largest static evaluation, in centipawns: [`nnue::Network::evaluate`]
-/// clamps to ±`MAX_EVAL`, below the tablebase and mate score ranges.
-pub const MAX_EVAL: i32 = 20_000;
+use board::Board;
 
 /// The evaluation of `board` by `net`, in centipawns from the side to move's
 /// point of view, computed from scratch (the search updates accumulators

@@ -14,7 +14,7 @@
 
 use super::cache::AccumulatorCache;
 use super::layout::{HIDDEN, VIEWS_VARY, View, feature_index, view};
-use super::network::Network;
+use super::network::{Network, fresh};
 use super::simd::{self, Path};
 use board::{Board, CastlingSide, Color, Move, MoveKind, Piece, Square};
 
@@ -259,26 +259,6 @@ impl Accumulator {
             }
         }
     }
-}
-
-/// `perspective`'s half of the accumulator of `board`, from scratch.
-pub(super) fn fresh(net: &Network, board: &Board, perspective: Color) -> [i16; HIDDEN] {
-    let v = view(perspective, board.king(perspective));
-    let mut values = net.feature_biases;
-    for color in Color::ALL {
-        for piece in Piece::ALL {
-            let mut bits = board.colored_pieces(color, piece).0;
-            while bits != 0 {
-                let sq = Square::index_const(bits.trailing_zeros() as usize);
-                bits &= bits - 1;
-                let row = &net.feature_weights[feature_index(perspective, v, color, piece, sq)];
-                for (x, &w) in values.iter_mut().zip(row) {
-                    *x = x.wrapping_add(w);
-                }
-            }
-        }
-    }
-    values
 }
 
 #[cfg(test)]

@@ -97,7 +97,7 @@ fn squares(mut bits: u64) -> impl Iterator<Item = u64> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::accumulator::fresh;
+    use super::super::network::fresh;
     use super::*;
 
     /// Plays `plies` pseudo-random legal moves from `fen` (a fixed generator),

@@ -8,11 +8,12 @@
 //!   engine and the trainer;
 //! - [`network`]: the quantised weights, their file format (the one declaration
 //!   of it: the trainer writes its files with the header built here), and the
-//!   output layer;
-//! - [`accumulator`]: the first layer's output for both perspectives, updated
-//!   incrementally with each move;
+//!   first layer's output on a board, from scratch;
 //! - [`cache`]: the accumulator cache, which rebuilds a perspective whose
 //!   king moved into another bucket from the half it last had there;
+//! - [`accumulator`]: the first layer's output for both perspectives, updated
+//!   incrementally with each move;
+//! - [`output`]: the output layer, the evaluation from an accumulator;
 //! - [`simd`]: the accumulator update and the output layer's dot product on
 //!   each instruction set (portable, AVX2, AVX-512), chosen at compile time.
 //!
@@ -23,6 +24,7 @@ pub mod accumulator;
 pub mod cache;
 pub mod layout;
 pub mod network;
+pub mod output;
 pub mod simd;
 
 pub use accumulator::{Accumulator, MoveDelta};
@@ -31,7 +33,8 @@ pub use layout::{
     HIDDEN, INPUTS, KING_BUCKETS, MIRRORED, OUTPUT_BUCKETS, PIECE_SQUARES, QA, QB, SCALE, VIEWS,
     VIEWS_VARY, View, feature_index, output_bucket, summary, view,
 };
-pub use network::{MAGIC, NetError, Network, file_len, header, output_layer};
+pub use network::{MAGIC, NetError, Network, file_len, header};
+pub use output::{MAX_EVAL, output_layer};
 
 use std::sync::{Arc, OnceLock};
 
