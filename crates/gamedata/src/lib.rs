@@ -21,6 +21,8 @@
 
 mod game;
 mod packed;
+mod result;
 
-pub use game::{Game, GameReader, GameResult, Ply, ReadError, write_game};
+pub use game::{Game, GameReader, Ply, ReadError, write_game};
 pub use packed::{PackedBoard, UnpackError};
+pub use result::GameResult;
