@@ -14,13 +14,16 @@
 
 mod adapter;
 mod checksum;
+mod material;
 mod paths;
 mod rank;
 mod staging;
 mod tablebases;
 mod validate;
+mod wdl;
 
 pub use paths::split_path_list;
 pub use rank::{RankedBy, RootMove, RootOptions, RootProbe};
-pub use tablebases::{LoadError, LoadReport, Tablebases, Wdl};
+pub use tablebases::{LoadError, LoadReport, Tablebases};
 pub use validate::{Rejected, TableProblem, Verify};
+pub use wdl::Wdl;

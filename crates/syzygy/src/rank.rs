@@ -16,7 +16,7 @@
 //! rule, a rank below `MAX_DTZ - 100` is a cursed win (a draw by the fifty-move
 //! rule); without it, every positive rank is a win.
 
-use crate::tablebases::Wdl;
+use crate::wdl::Wdl;
 use board::Move;
 
 /// The rank of a certain win (see the module table).

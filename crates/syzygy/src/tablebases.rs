@@ -1,67 +1,17 @@
 //! The loaded tables and the three probes the engine makes.
 
 use crate::adapter::BoardAdapter;
+use crate::material::board_material_key;
 use crate::rank::{self, RankedBy, RootMove, RootOptions, RootProbe};
 use crate::staging::Staging;
 use crate::validate::{self, Kind, Rejected, Verify};
+use crate::wdl::Wdl;
 use board::{Board, CastlingRights, Color, MoveList, Piece};
-use pyrrhic_rs::{DtzProbeValue, TBError, TableBases, WdlProbeResult};
+use pyrrhic_rs::{DtzProbeValue, TBError, TableBases};
 use std::collections::HashSet;
 use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::path::PathBuf;
-
-/// A win/draw/loss verdict for the side to move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Wdl {
-    /// Lost.
-    Loss,
-    /// Lost, but the fifty-move rule saves the game (a draw).
-    BlessedLoss,
-    /// Drawn.
-    Draw,
-    /// Won, but the fifty-move rule spoils it (a draw).
-    CursedWin,
-    /// Won.
-    Win,
-}
-
-impl Wdl {
-    /// `-2` (loss) to `2` (win), the convention of Syzygy tools.
-    pub fn signed(self) -> i32 {
-        self as i32 - 2
-    }
-
-    /// The verdict for the other side.
-    pub fn flip(self) -> Wdl {
-        match self {
-            Wdl::Loss => Wdl::Win,
-            Wdl::BlessedLoss => Wdl::CursedWin,
-            Wdl::Draw => Wdl::Draw,
-            Wdl::CursedWin => Wdl::BlessedLoss,
-            Wdl::Win => Wdl::Loss,
-        }
-    }
-
-    fn from_prober(r: WdlProbeResult) -> Wdl {
-        match r {
-            WdlProbeResult::Loss => Wdl::Loss,
-            WdlProbeResult::BlessedLoss => Wdl::BlessedLoss,
-            WdlProbeResult::Draw => Wdl::Draw,
-            WdlProbeResult::CursedWin => Wdl::CursedWin,
-            WdlProbeResult::Win => Wdl::Win,
-        }
-    }
-
-    /// Cursed wins as wins and blessed losses as losses (no fifty-move rule).
-    fn ignoring_rule50(self) -> Wdl {
-        match self {
-            Wdl::BlessedLoss => Wdl::Loss,
-            Wdl::CursedWin => Wdl::Win,
-            other => other,
-        }
-    }
-}
 
 /// What a load found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -139,11 +89,11 @@ struct Loaded {
     // hold files of the staging folder open.
     prober: TableBases<BoardAdapter>,
     max_pieces: u32,
-    /// The [`material_key`]s of the loaded WDL tables. Only these are handed
+    /// The [`material_key`](crate::material::material_key)s of the loaded WDL tables. Only these are handed
     /// to the prober, which would otherwise try (and fail) to map a missing
     /// table on every probe of its material.
     wdl: KeySet,
-    /// The [`material_key`]s of the loaded DTZ tables.
+    /// The [`material_key`](crate::material::material_key)s of the loaded DTZ tables.
     dtz: KeySet,
     _staging: Staging,
 }
@@ -364,23 +314,6 @@ fn is_white(board: &Board) -> bool {
     board.side_to_move() == Color::White
 }
 
-/// A material balance with the sides in a fixed order: the key of a table.
-/// Each side is the counts of queens, rooks, bishops, knights and pawns, three
-/// bits each; the smaller half comes first, so `KQvKR` and `KRvKQ` are one key.
-pub(crate) fn material_key(white: [u32; 5], black: [u32; 5]) -> u32 {
-    let pack = |counts: [u32; 5]| counts.iter().fold(0u32, |k, &c| (k << 3) | c.min(7));
-    let (w, b) = (pack(white), pack(black));
-    (w.min(b) << 15) | w.max(b)
-}
-
-fn board_material_key(board: &Board) -> u32 {
-    let side = |color| {
-        [Piece::Queen, Piece::Rook, Piece::Bishop, Piece::Knight, Piece::Pawn]
-            .map(|piece| board.count(color, piece) as u32)
-    };
-    material_key(side(Color::White), side(Color::Black))
-}
-
 /// WDL of the table (with the prober's capture resolution), ignoring the clock.
 fn raw_wdl(loaded: &Loaded, board: &Board) -> Option<Wdl> {
     let (w, b, k, q, r, bi, n, p) = bitboards(board);
@@ -461,19 +394,6 @@ fn root_by_wdl(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn material_keys_ignore_which_side_is_which() {
-        let key = |fen| board_material_key(&Board::from_fen(fen).unwrap());
-        let kqvkr = crate::validate::name_key("KQvKR").unwrap();
-        assert_eq!(key("8/8/8/8/8/2k5/8/KQ2r3 w - - 0 1"), kqvkr);
-        assert_eq!(key("8/8/8/8/8/2k5/8/Kq2R3 w - - 0 1"), kqvkr);
-        assert_eq!(crate::validate::name_key("KRvKQ"), Some(kqvkr));
-        let knvkp = crate::validate::name_key("KNvKP").unwrap();
-        assert_eq!(key("8/8/8/8/4P3/3k4/2n5/K7 w - - 0 1"), knvkp);
-        assert_ne!(knvkp, crate::validate::name_key("KNPvK").unwrap());
-        assert_ne!(kqvkr, crate::validate::name_key("KQvKB").unwrap());
-    }
 
     #[test]
     fn without_tables_every_probe_is_none() {

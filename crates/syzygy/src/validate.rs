@@ -8,6 +8,7 @@
 //! checksum in its last 16 bytes over the whole file.
 
 use crate::checksum;
+use crate::material::{material_pieces, name_key};
 use std::fmt;
 use std::io::{self, BufReader, Read};
 use std::path::{Path, PathBuf};
@@ -111,27 +112,6 @@ impl Candidate {
     }
 }
 
-/// The number of pieces of a table name such as `KQvKR`, if it is one: two
-/// sides of `KQRBNP` letters, each starting with its king, at most 7 pieces.
-pub(crate) fn material_pieces(name: &str) -> Option<u32> {
-    let (white, black) = name.split_once('v')?;
-    let side_ok = |s: &str| {
-        s.starts_with('K') && s[1..].chars().all(|c| matches!(c, 'Q' | 'R' | 'B' | 'N' | 'P'))
-    };
-    let pieces = (white.len() + black.len()) as u32;
-    (side_ok(white) && side_ok(black) && pieces <= 7).then_some(pieces)
-}
-
-/// The material key of a table name such as `KQvKR`.
-pub(crate) fn name_key(name: &str) -> Option<u32> {
-    material_pieces(name)?;
-    let (white, black) = name.split_once('v')?;
-    let counts = |side: &str| {
-        ['Q', 'R', 'B', 'N', 'P'].map(|letter| side.chars().filter(|&c| c == letter).count() as u32)
-    };
-    Some(crate::tablebases::material_key(counts(white), counts(black)))
-}
-
 /// The table files of a folder, in name order (not recursive).
 pub(crate) fn scan(folder: &Path) -> io::Result<Vec<Candidate>> {
     let mut found = Vec::new();
@@ -185,20 +165,4 @@ pub(crate) fn check(candidate: &Candidate, verify: Verify) -> Result<(), TablePr
         }
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn table_names() {
-        assert_eq!(material_pieces("KQvKR"), Some(4));
-        assert_eq!(material_pieces("KvK"), Some(2));
-        assert_eq!(material_pieces("KRPPvKRP"), Some(7));
-        assert_eq!(material_pieces("KRPPvKRPP"), None);
-        assert_eq!(material_pieces("KQKR"), None);
-        assert_eq!(material_pieces("QvKR"), None);
-        assert_eq!(material_pieces("KXvK"), None);
-    }
 }
