@@ -191,7 +191,19 @@ mod tests {
 
     #[test]
     fn the_digest_sees_every_field_and_the_order() {
-        let samples = crate::testing::synthetic(4);
+        let samples: Vec<Sample> = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 b - - 0 1",
+            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+            "4k3/8/8/3q4/8/8/8/R3K3 b - - 0 1",
+        ]
+        .iter()
+        .enumerate()
+        .map(|(i, fen)| {
+            let board = Board::from_fen(fen).expect("valid FEN");
+            Sample::new(&board, 40 * i as i16 - 70, i as u8 % 3)
+        })
+        .collect();
         let whole = digest(&samples);
         assert_eq!(digest(&samples), whole);
         let mut swapped = samples.clone();
