@@ -112,6 +112,12 @@ mod tests {
     }
 
     #[test]
+    fn the_usage_line_names_the_depths_accepted() {
+        let depths = format!("<depth 0..{MAX_PERFT_DEPTH}>");
+        assert_eq!(crate::cli::usage("perft"), format!("usage: tessera perft {depths} [fen]"));
+    }
+
+    #[test]
     fn the_parallel_divide_is_the_board_crates_divide() {
         let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
         let board = Board::from_fen(kiwipete).expect("valid FEN");
