@@ -3,21 +3,21 @@
 //! value asks (the system refuses the memory, a file is not a network) says so
 //! in one error line and sets the value back to what the engine still has.
 
-use super::options::Settings;
+use super::options::{Actions, Settings};
 use super::{Engine, load_network, memory_budget, tablebases};
 use crate::rng::Rng;
 use std::sync::Arc;
 
-impl Engine {
+impl Actions for Engine {
     /// `StrengthSeed`: the random choices of `UCI_LimitStrength` start again from it.
-    pub(super) fn on_strength_seed(&mut self, new: &mut Settings, _old: &Settings) {
+    fn on_strength_seed(&mut self, new: &mut Settings, _old: &Settings) {
         self.rng = Rng::from_seed_or_clock(new.strength_seed);
     }
 
     /// `Hash`: a table of the new size (the search under way ends first).
     /// Where memory has a fixed limit (the WebAssembly build), a table that
     /// does not fit beside the threads is capped to what does.
-    pub(super) fn on_hash(&mut self, new: &mut Settings, old: &Settings) {
+    fn on_hash(&mut self, new: &mut Settings, old: &Settings) {
         if let Some(limit) = memory_budget::limit_mb() {
             let room = memory_budget::hash_room(limit, new.threads);
             if new.hash_mb > room {
@@ -44,7 +44,7 @@ impl Engine {
     /// `Threads`: the new threads start before the old ones retire.
     /// Where memory has a fixed limit (the WebAssembly build), as many threads
     /// as fit beside the table.
-    pub(super) fn on_threads(&mut self, new: &mut Settings, old: &Settings) {
+    fn on_threads(&mut self, new: &mut Settings, old: &Settings) {
         if let Some(limit) = memory_budget::limit_mb() {
             let (_, hash_mb) = self.pool.hash_info();
             let room = memory_budget::thread_room(limit, hash_mb);
@@ -66,7 +66,7 @@ impl Engine {
     }
 
     /// `NumaPolicy`: the threads are pinned anew, and say where.
-    pub(super) fn on_numa_policy(&mut self, new: &mut Settings, old: &Settings) {
+    fn on_numa_policy(&mut self, new: &mut Settings, old: &Settings) {
         match self.pool.set_numa_policy(new.numa_policy.clone()) {
             Ok(()) => self.announce_pinning(),
             Err(e) => {
@@ -77,17 +77,17 @@ impl Engine {
     }
 
     /// `Clear Hash`: the table and the histories are cleared.
-    pub(super) fn on_clear_hash(&mut self, _new: &mut Settings, _old: &Settings) {
+    fn on_clear_hash(&mut self, _new: &mut Settings, _old: &Settings) {
         self.pool.clear();
     }
 
     /// `SMPBestMove`: how the threads' moves are chosen from the next search on.
-    pub(super) fn on_smp_best_move(&mut self, new: &mut Settings, _old: &Settings) {
+    fn on_smp_best_move(&mut self, new: &mut Settings, _old: &Settings) {
         self.pool.set_best_move_choice(new.smp_best_move);
     }
 
     /// `EvalFile`: the network is read (with bounds) and replaces the old one.
-    pub(super) fn on_eval_file(&mut self, new: &mut Settings, old: &Settings) {
+    fn on_eval_file(&mut self, new: &mut Settings, old: &Settings) {
         match load_network(&new.eval_file) {
             Ok(net) => {
                 self.network = net;
@@ -102,14 +102,14 @@ impl Engine {
     }
 
     /// `SyzygyPath`: the tables of the new folders are checked and loaded.
-    pub(super) fn on_syzygy_path(&mut self, new: &mut Settings, old: &Settings) {
+    fn on_syzygy_path(&mut self, new: &mut Settings, old: &Settings) {
         if !tablebases::load(&self.pool, &self.out, &new.syzygy_path, &old.syzygy_path) {
             new.syzygy_path = old.syzygy_path.clone();
         }
     }
 
     /// `SyzygyProbeDepth`, `SyzygyProbeLimit`, `Syzygy50MoveRule`: the probing rules.
-    pub(super) fn on_tablebase_options(&mut self, new: &mut Settings, old: &Settings) {
+    fn on_tablebase_options(&mut self, new: &mut Settings, old: &Settings) {
         if tablebases::options(new) != tablebases::options(old) {
             self.pool.set_tablebase_options(tablebases::options(new));
         }

@@ -6,10 +6,12 @@
 //! Adding an option is one line in that list (plus, for a new value type, an
 //! [`OptionValue`] impl). An option whose change must act at once (resize the
 //! table, start threads, load a file) names its action on the same line
-//! (`=> Engine::on_...`, in `on_change.rs`), which `setoption` runs when the
-//! value changed; the others are read from `Settings` where used.
+//! (`=> on_...`, a method of the trait `Actions`, which the engine implements
+//! in `on_change.rs`), which `setoption` runs when the value changed; the
+//! others are read from `Settings` where used. The options know the engine
+//! only through `Actions`.
 
-use super::{Engine, memory_budget};
+use super::memory_budget;
 use std::fmt;
 use std::sync::OnceLock;
 
@@ -152,9 +154,34 @@ impl OptionValue for search::BestMoveChoice {
     }
 }
 
-/// What a changed option does at once: given the engine, the new settings
-/// (whose value it may set back when the change is refused) and the old ones.
-pub(super) type OnChange = fn(&mut super::Engine, &mut Settings, &Settings);
+/// What the engine does at once when an option changes: the actions the
+/// declarations below name (`=> on_hash`), each given the new settings (whose
+/// value it may set back when the change is refused) and the old ones. The UCI
+/// loop's engine implements them (`on_change.rs`); the compiler checks that
+/// each action named exists and that the engine has them all.
+pub(super) trait Actions {
+    /// `Hash`.
+    fn on_hash(&mut self, new: &mut Settings, old: &Settings);
+    /// `Threads`.
+    fn on_threads(&mut self, new: &mut Settings, old: &Settings);
+    /// `NumaPolicy`.
+    fn on_numa_policy(&mut self, new: &mut Settings, old: &Settings);
+    /// `Clear Hash`.
+    fn on_clear_hash(&mut self, new: &mut Settings, old: &Settings);
+    /// `EvalFile`.
+    fn on_eval_file(&mut self, new: &mut Settings, old: &Settings);
+    /// `SyzygyPath`.
+    fn on_syzygy_path(&mut self, new: &mut Settings, old: &Settings);
+    /// `SyzygyProbeDepth`, `SyzygyProbeLimit`, `Syzygy50MoveRule`.
+    fn on_tablebase_options(&mut self, new: &mut Settings, old: &Settings);
+    /// `StrengthSeed`.
+    fn on_strength_seed(&mut self, new: &mut Settings, old: &Settings);
+    /// `SMPBestMove`.
+    fn on_smp_best_move(&mut self, new: &mut Settings, old: &Settings);
+}
+
+/// What a changed option does at once: one of the engine's [`Actions`].
+pub(super) type OnChange = fn(&mut dyn Actions, &mut Settings, &Settings);
 
 /// One declared option.
 pub struct Declaration {
@@ -182,8 +209,12 @@ impl Declaration {
 /// the order the `uci` reply lists them (and changes are acted on).
 macro_rules! declare_options {
     (@action) => { None };
-    (@action $action:path) => { Some($action as OnChange) };
-    ($($(#[$doc:meta])* $field:ident: $ty:ty = $name:literal, $kind:expr $(=> $action:path)?;)*) => {
+    (@action $action:ident) => {
+        Some((|engine: &mut dyn Actions, new: &mut Settings, old: &Settings| {
+            engine.$action(new, old)
+        }) as OnChange)
+    };
+    ($($(#[$doc:meta])* $field:ident: $ty:ty = $name:literal, $kind:expr $(=> $action:ident)?;)*) => {
         /// The value of every UCI option.
         #[derive(Debug, Clone, PartialEq)]
         pub struct Settings {
@@ -223,15 +254,15 @@ declare_options! {
     /// Table size in MB.
     hash_mb: usize = "Hash",
         Kind::Spin { default: DEFAULT_HASH_MB as i64, min: 1, max: hash_max_mb() }
-        => Engine::on_hash;
+        => on_hash;
     /// Search threads.
     threads: usize = "Threads", Kind::Spin { default: 1, min: 1, max: threads_max() }
-        => Engine::on_threads;
+        => on_threads;
     /// How search threads are pinned to NUMA nodes: `auto`, `none`, or nodes such as `0-3:4-7`.
     numa_policy: search::NumaPolicy = "NumaPolicy", Kind::Text { default: "auto" }
-        => Engine::on_numa_policy;
+        => on_numa_policy;
     /// Presses of `Clear Hash` (each clears the table and the histories).
-    clear_hash: Presses = "Clear Hash", Kind::Button => Engine::on_clear_hash;
+    clear_hash: Presses = "Clear Hash", Kind::Button => on_clear_hash;
     /// Principal variations reported.
     multipv: usize = "MultiPV", Kind::Spin { default: 1, min: 1, max: 256 };
     /// Time kept in reserve per move for communication lag, in ms.
@@ -242,20 +273,20 @@ declare_options! {
     /// Chess960 castling notation.
     chess960: bool = "UCI_Chess960", Kind::Check { default: false };
     /// The network file to evaluate with (`<embedded>`: the one built in).
-    eval_file: String = "EvalFile", Kind::Text { default: "<embedded>" } => Engine::on_eval_file;
+    eval_file: String = "EvalFile", Kind::Text { default: "<embedded>" } => on_eval_file;
     /// Syzygy tablebase folders, separated by `:` or `;` (`<empty>`: none;
     /// docs/tablebases.md).
     syzygy_path: String = "SyzygyPath", Kind::Text { default: "<empty>" }
-        => Engine::on_syzygy_path;
+        => on_syzygy_path;
     /// With exactly `SyzygyProbeLimit` pieces, the search probes only from this depth.
     syzygy_probe_depth: i32 = "SyzygyProbeDepth", Kind::Spin { default: 1, min: 1, max: 100 }
-        => Engine::on_tablebase_options;
+        => on_tablebase_options;
     /// Probe positions with at most this many pieces (the name OpenBench sends).
     syzygy_probe_limit: u32 = "SyzygyProbeLimit", Kind::Spin { default: 7, min: 0, max: 7 }
-        => Engine::on_tablebase_options;
+        => on_tablebase_options;
     /// A win the fifty-move rule spoils counts as a draw.
     syzygy_50_move_rule: bool = "Syzygy50MoveRule", Kind::Check { default: true }
-        => Engine::on_tablebase_options;
+        => on_tablebase_options;
     /// `info ... wdl W D L` on every line with a score (off: some GUIs break on it).
     show_wdl: bool = "UCI_ShowWDL", Kind::Check { default: false };
     /// Play at the strength `UCI_Elo` names instead of full strength (src/uci/strength.rs).
@@ -268,11 +299,11 @@ declare_options! {
     };
     /// The seed of the random choices of `UCI_LimitStrength` (0: from the clock).
     strength_seed: u64 = "StrengthSeed", Kind::Spin { default: 0, min: 0, max: u32::MAX as i64 }
-        => Engine::on_strength_seed;
+        => on_strength_seed;
     /// For testing Lazy SMP: how the reported move is chosen among the threads.
     smp_best_move: search::BestMoveChoice = "SMPBestMove",
         Kind::Combo { default: "Vote", vars: &["Vote", "Deepest", "Main"] }
-        => Engine::on_smp_best_move;
+        => on_smp_best_move;
 }
 
 /// The default `Hash` in MB.
