@@ -1,5 +1,5 @@
 //! The quantised network of the engine's size ([`Network`]), its file format,
-//! and its first layer on a board from scratch ([`fresh`]).
+//! and its first layer on a board from scratch (`fresh`).
 //!
 //! File format (all integers little-endian):
 //!
