@@ -661,13 +661,7 @@ fn crates_of(name: &str, src: &Path) -> (Vec<Crate>, Vec<PathBuf>) {
 
 /// Files whose imports are not read, each with why and what ends its waiver.
 /// The test fails once a waiver changes nothing.
-const WAIVED: &[(&str, &str)] = &[(
-    "crates/eval/src/nnue/simd/tests.rs",
-    "the SIMD paths' test runs whole accumulators under a network (accumulator.rs, \
-     network.rs, output.rs), which run on simd/ themselves: it is a test of the network on \
-     every path and belongs one level up, in nnue/; it moves there once the work under way \
-     in simd/ is in",
-)];
+const WAIVED: &[(&str, &str)] = &[];
 
 #[test]
 fn no_crate_has_a_cycle_of_imports_among_its_modules() {

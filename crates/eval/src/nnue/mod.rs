@@ -26,6 +26,8 @@ pub mod layout;
 pub mod network;
 pub mod output;
 pub mod simd;
+#[cfg(test)]
+mod simd_paths;
 
 pub use accumulator::{Accumulator, MoveDelta};
 pub use cache::AccumulatorCache;

@@ -47,8 +47,6 @@ mod portable;
 mod primitives;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod simd128;
-#[cfg(test)]
-mod tests;
 
 use super::layout::HIDDEN;
 

@@ -7,7 +7,7 @@
 //! `docs/nnue.md`; `simd128`'s under node, `cargo test --target
 //! wasm32-wasip1-threads`).
 
-use super::Path;
+use super::simd::{self, Path};
 use crate::nnue::accumulator::{Accumulator, MoveDelta};
 use crate::nnue::layout::{DOT_CHUNK, HIDDEN};
 use crate::nnue::network::Network;
@@ -199,11 +199,11 @@ fn simd128_agrees_with_portable() {
 #[test]
 fn the_builds_paths_run_here() {
     // A build's own paths are compiled in: the engine never checks at run time.
-    assert!(super::UPDATE.is_available() && super::DOT.is_available());
+    assert!(simd::UPDATE.is_available() && simd::DOT.is_available());
     assert!(Path::available().next() == Some(Path::Portable));
     // NEON is in every AArch64 CPU: an ARM build runs it for both kernels.
     if cfg!(target_arch = "aarch64") {
-        assert_eq!((super::UPDATE, super::DOT), (Path::Neon, Path::Neon));
+        assert_eq!((simd::UPDATE, simd::DOT), (Path::Neon, Path::Neon));
     }
     // WebAssembly cannot detect simd128: a build has it for both kernels or
     // not at all.
@@ -211,6 +211,6 @@ fn the_builds_paths_run_here() {
         let simd128 = cfg!(target_feature = "simd128");
         assert_eq!(Path::Simd128.is_available(), simd128);
         let expected = if simd128 { Path::Simd128 } else { Path::Portable };
-        assert_eq!((super::UPDATE, super::DOT), (expected, expected));
+        assert_eq!((simd::UPDATE, simd::DOT), (expected, expected));
     }
 }
