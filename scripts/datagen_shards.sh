@@ -14,7 +14,10 @@
 # built from, default HEAD, which must then have no uncommitted changes),
 # GAMES per shard (600: about 75 K positions, under an hour on two cores, so
 # that stopping a run loses little), NODES soft limit per move (default: the
-# one `tessera datagen` has; the manifest records the limit it reports), THREADS (2).
+# one `tessera datagen` has; the manifest records the limit it reports), THREADS (2),
+# DFRC: the percentage of games that start from a double Fischer random position
+# (15, datagen's own default; the manifest does not record it, so keep one share
+# within a generation and say in data/README.md where it differs).
 # Run it at low priority: `nice -n 19 scripts/datagen_shards.sh 1 1000 &`.
 # `nice` alone is not enough where the kernel groups processes by session
 # (sched_autogroup): a datagen started with `setsid` or from another terminal
@@ -31,6 +34,7 @@ first_seed=${2:?first seed}
 shards=${3:-1000000}
 games=${GAMES:-600}
 threads=${THREADS:-2}
+dfrc=${DFRC:-15}
 if [ -z "${COMMIT:-}" ]; then
     if [ -n "$(git status --porcelain --untracked-files=no)" ]; then
         echo "uncommitted changes: build from a clean commit or set COMMIT" >&2
@@ -57,7 +61,7 @@ for ((i = 0; i < shards; i++)); do
     fi
     log=$(mktemp)
     "$bin" datagen --games "$games" ${NODES:+--nodes "$NODES"} --threads "$threads" --seed "$seed" \
-        --out "$out.part" 2> >(tee "$log" >&2)
+        --dfrc "$dfrc" --out "$out.part" 2> >(tee "$log" >&2)
     positions=$(tail -n 1 "$log" | sed -n 's/.*positions \([0-9]*\).*/\1/p')
     nodes=$(head -n 1 "$log" | sed -n 's/.* \([0-9]*\) nodes\/move.*/\1/p')
     mv "$out.part" "$out"

@@ -43,6 +43,7 @@ pub const DATAGEN_FLAGS: &[Flag] = &[
     Flag { name: "threads", value: "T", required: false },
     Flag { name: "openings", value: "PATH", required: false },
     Flag { name: "random-plies", value: "R", required: false },
+    Flag { name: "dfrc", value: "PERCENT", required: false },
 ];
 
 /// Every subcommand, in the order `--help` lists them.
@@ -186,7 +187,7 @@ mod tests {
         assert_eq!(
             usage("datagen"),
             "usage: tessera datagen --out FILE [--games N] [--nodes K] [--seed S] [--threads T] \
-             [--openings PATH] [--random-plies R]"
+             [--openings PATH] [--random-plies R] [--dfrc PERCENT]"
         );
         let help = help();
         assert_eq!(help.len(), 1 + 2 * COMMANDS.len());

@@ -1,14 +1,20 @@
 //! `tessera datagen`: self-play games for training the evaluation network.
 //!
 //! Each game starts from 8 or 9 random legal plies (after a random line of
-//! `--openings`, if given), kept only when a verification search scores the
-//! position within ±`MAX_OPENING_SCORE` cp. Then both sides search with a soft
-//! limit of `--nodes` nodes a move (one search thread per game, `--threads`
-//! games at once). Every searched position is recorded with its score and the
-//! game's result in the binary game format of the `gamedata` crate; filtering is
-//! left to the reader. Games are written in the order of their numbers and each
-//! game's randomness depends only on the seed and its number, so a run is
-//! reproducible from its seed. See `docs/datagen.md`.
+//! `--openings`, if given, or, in `--dfrc` percent of the games, a double
+//! Fischer random position: [`dfrc_start`], [`BackRank`]), kept only when a
+//! verification search scores the position within ±`MAX_OPENING_SCORE` cp.
+//! Then both sides search with a soft limit of `--nodes` nodes a move (one
+//! search thread per game, `--threads` games at once). Every searched position
+//! is recorded with its score and the game's result in the binary game format
+//! of the `gamedata` crate; filtering is left to the reader. Games are written
+//! in the order of their numbers and each game's randomness depends only on
+//! the seed and its number, so a run is reproducible from its seed. See
+//! `docs/datagen.md`.
+
+mod dfrc;
+
+pub use dfrc::{BackRank, dfrc_board};
 
 use board::{Board, Color, GameStatus, Position};
 use gamedata::{Game, GameResult, Ply, write_game};
@@ -42,8 +48,11 @@ const OPENING_CHECK_DEPTH: i32 = 8;
 const HARD_NODES_FACTOR: u64 = 8;
 /// Transposition table size of each game thread's pool, in MB.
 const HASH_MB: usize = 8;
+/// The share of games, in percent, that start from a DFRC position unless
+/// `--dfrc` says otherwise (docs/datagen.md says why 15).
+pub const DEFAULT_DFRC_PERCENT: u8 = 15;
 
-use crate::cli::{flag, parse_flags};
+use crate::cli::{DATAGEN_FLAGS, flag, parse_flags};
 use crate::rng::Rng;
 
 /// The settings of a run.
@@ -54,6 +63,8 @@ struct Config {
     seed: u64,
     threads: usize,
     random_plies: usize,
+    /// The share of games, in percent (0 to 100), that start from a DFRC position.
+    dfrc_percent: u8,
 }
 
 /// Runs `tessera datagen`.
@@ -69,14 +80,19 @@ pub fn run(args: &[String]) -> ExitCode {
 }
 
 fn run_inner(args: &[String]) -> Result<(), String> {
-    let flags = parse_flags(args, crate::cli::DATAGEN_FLAGS)?;
+    let flags = parse_flags(args, DATAGEN_FLAGS)?;
     let out = flags["out"].clone();
+    let dfrc_percent = flag(&flags, "dfrc", DEFAULT_DFRC_PERCENT)?;
+    if dfrc_percent > 100 {
+        return Err(format!("--dfrc is a percentage of the games, 0 to 100, not {dfrc_percent}"));
+    }
     let config = Config {
         games: flag(&flags, "games", 100usize)?,
         soft_nodes: flag(&flags, "nodes", 2500u64)?.max(1),
         seed: flag(&flags, "seed", 1u64)?,
         threads: flag(&flags, "threads", 1usize)?.clamp(1, 256),
         random_plies: flag(&flags, "random-plies", 8usize)?,
+        dfrc_percent,
     };
     let openings = match flags.get("openings") {
         Some(path) => load_openings(path)?,
@@ -86,19 +102,20 @@ fn run_inner(args: &[String]) -> Result<(), String> {
     let mut writer = BufWriter::new(file);
     eprintln!(
         "datagen: {} games, {} nodes/move (soft), {} thread(s), seed {}, {} opening(s), \
-         {}-{} random plies -> {out}",
+         {}% DFRC starts, {}-{} random plies -> {out}",
         config.games,
         config.soft_nodes,
         config.threads,
         config.seed,
         openings.len(),
+        config.dfrc_percent,
         config.random_plies,
         config.random_plies + 1
     );
 
     let openings = Arc::new(openings);
     let next = Arc::new(AtomicUsize::new(0));
-    let (tx, rx) = mpsc::channel::<(usize, Result<(Game, GameNodes), String>)>();
+    let (tx, rx) = mpsc::channel::<(usize, Result<Played, String>)>();
     let mut workers = Vec::new();
     for _ in 0..config.threads.min(config.games.max(1)) {
         let (openings, next, tx, config) =
@@ -132,10 +149,10 @@ fn run_inner(args: &[String]) -> Result<(), String> {
                 break;
             }
         };
-        while let Some((game, nodes)) = pending.remove(&progress.games) {
-            write_game(&mut writer, &game).map_err(|e| format!("write error: {e}"))?;
+        while let Some(played) = pending.remove(&progress.games) {
+            write_game(&mut writer, &played.game).map_err(|e| format!("write error: {e}"))?;
             writer.flush().map_err(|e| format!("write error: {e}"))?;
-            progress.add(&game, nodes);
+            progress.add(&played);
         }
         progress.maybe_report();
     }
@@ -157,6 +174,7 @@ struct Progress {
     games: usize,
     positions: usize,
     results: [usize; 3],
+    dfrc_games: usize,
     nodes: GameNodes,
     start: Instant,
     last_report: Instant,
@@ -170,18 +188,20 @@ impl Progress {
             games: 0,
             positions: 0,
             results: [0; 3],
+            dfrc_games: 0,
             nodes: GameNodes::default(),
             start: now,
             last_report: now,
         }
     }
 
-    fn add(&mut self, game: &Game, nodes: GameNodes) {
+    fn add(&mut self, played: &Played) {
         self.games += 1;
-        self.positions += game.plies.len();
-        self.results[game.result as usize] += 1;
-        self.nodes.moves += nodes.moves;
-        self.nodes.openings += nodes.openings;
+        self.positions += played.game.plies.len();
+        self.results[played.game.result as usize] += 1;
+        self.dfrc_games += usize::from(played.dfrc.is_some());
+        self.nodes.moves += played.nodes.moves;
+        self.nodes.openings += played.nodes.openings;
     }
 
     fn maybe_report(&mut self) {
@@ -202,7 +222,7 @@ impl Progress {
         let positions = self.positions.max(1) as f64;
         let all_nodes = (self.nodes.moves + self.nodes.openings) as f64;
         eprintln!(
-            "games {}/{}  positions {}  W/D/L {}/{}/{}  {:.0} positions/s  \
+            "games {}/{}  positions {}  W/D/L {}/{}/{}  DFRC {}  {:.0} positions/s  \
              nodes/position {:.0} (+{:.0} opening checks)  {:.0} nodes/s  elapsed {:.0} s  ETA {eta}",
             self.games,
             self.total,
@@ -210,6 +230,7 @@ impl Progress {
             self.results[GameResult::WhiteWins as usize],
             self.results[GameResult::Draw as usize],
             self.results[GameResult::BlackWins as usize],
+            self.dfrc_games,
             self.positions as f64 / secs,
             self.nodes.moves as f64 / positions,
             self.nodes.openings as f64 / positions,
@@ -257,6 +278,26 @@ pub fn load_openings(path: &str) -> Result<Vec<Board>, String> {
 fn game_rng(seed: u64, index: usize) -> Rng {
     let mut mix = Rng::new(seed ^ (index as u64).wrapping_mul(0xD6E8_FEB8_6659_FD93));
     Rng::new(mix.next_u64())
+}
+
+/// The back ranks of game `index` when it is one of the `percent` percent that
+/// start from a DFRC position: White's and Black's, each a Scharnagl number
+/// drawn uniformly from `0..960`. The draw has a generator of its own (not
+/// the game's), so every other game plays exactly as it would with no DFRC
+/// share at all: the same seed gives the same standard games whatever
+/// `--dfrc` is.
+pub fn dfrc_start(seed: u64, index: usize, percent: u8) -> Option<(BackRank, BackRank)> {
+    let mut mix = Rng::new(seed ^ (index as u64).wrapping_mul(0x8CB9_2BA7_2F3D_8DD7));
+    let mut rng = Rng::new(mix.next_u64() ^ 0xDF2C_0960_DF2C_0960);
+    if rng.below(100) >= usize::from(percent) {
+        return None;
+    }
+    let mut back_rank = || {
+        let n = rng.below(usize::from(BackRank::COUNT)) as u16;
+        BackRank::from_scharnagl(n).expect("below COUNT")
+    };
+    let white = back_rank();
+    Some((white, back_rank()))
 }
 
 /// Whether the game is over here, and how.
@@ -318,7 +359,9 @@ fn search(pool: &ThreadPool, pos: &Position, limits: SearchLimits) -> Result<Sea
 }
 
 /// A random opening (`random_plies` or one more) that a verification search
-/// scores within ±[`MAX_OPENING_SCORE`].
+/// scores within ±[`MAX_OPENING_SCORE`], with the random line as its history
+/// (back to the start position, book line or DFRC position it came from; the
+/// verification search does not see it).
 /// Also returns the nodes its verification searches took.
 pub(crate) fn balanced_opening(
     pool: &mut ThreadPool,
@@ -329,14 +372,15 @@ pub(crate) fn balanced_opening(
     let mut nodes = 0;
     loop {
         let plies = random_plies + rng.below(2);
-        let mut pos = random_opening(rng, openings, plies);
+        let line = random_opening(rng, openings, plies);
+        let mut pos = line.clone();
         pos.truncate_history();
         pool.clear();
         let limits = SearchLimits { depth: Some(OPENING_CHECK_DEPTH), ..SearchLimits::default() };
         let checked = search(pool, &pos, limits)?;
         nodes += checked.nodes;
         if checked.score.abs() <= MAX_OPENING_SCORE {
-            return Ok((pos, nodes));
+            return Ok((line, nodes));
         }
     }
 }
@@ -375,15 +419,28 @@ impl Adjudicator {
     }
 }
 
-/// Plays game `index` and returns it with every searched position, and the nodes it took.
+/// A game as played: the game with every searched position, its DFRC back
+/// ranks if it started from a DFRC position, and the nodes it took.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Played {
+    game: Game,
+    dfrc: Option<(BackRank, BackRank)>,
+    nodes: GameNodes,
+}
+
+/// Plays game `index`.
 fn play_game(
     pool: &mut ThreadPool,
     openings: &[Board],
     config: &Config,
     index: usize,
-) -> Result<(Game, GameNodes), String> {
+) -> Result<Played, String> {
     let mut rng = game_rng(config.seed, index);
-    let (mut pos, opening_nodes) = balanced_opening(pool, &mut rng, openings, config.random_plies)?;
+    let dfrc = dfrc_start(config.seed, index, config.dfrc_percent);
+    let dfrc_board = dfrc.map(|(white, black)| dfrc_board(white, black));
+    let roots = dfrc_board.as_ref().map_or(openings, std::slice::from_ref);
+    let (mut pos, opening_nodes) = balanced_opening(pool, &mut rng, roots, config.random_plies)?;
+    pos.truncate_history();
     let mut nodes = GameNodes { moves: 0, openings: opening_nodes };
     pool.clear();
     let start = *pos.board();
@@ -410,7 +467,7 @@ fn play_game(
             break result;
         }
     };
-    Ok((Game { start, result, plies }, nodes))
+    Ok(Played { game: Game { start, result, plies }, dfrc, nodes })
 }
 
 #[cfg(test)]
@@ -463,8 +520,17 @@ mod tests {
     #[test]
     fn a_game_records_every_searched_position() {
         let mut pool = ThreadPool::new(1, 1, Arc::new(Silent));
-        let config = Config { games: 1, soft_nodes: 300, seed: 3, threads: 1, random_plies: 8 };
-        let (game, nodes) = play_game(&mut pool, &[Board::startpos()], &config, 0).expect("a game");
+        let config = Config {
+            games: 1,
+            soft_nodes: 300,
+            seed: 3,
+            threads: 1,
+            random_plies: 8,
+            dfrc_percent: 0,
+        };
+        let Played { game, dfrc, nodes } =
+            play_game(&mut pool, &[Board::startpos()], &config, 0).expect("a game");
+        assert_eq!(dfrc, None);
         assert!(!game.plies.is_empty());
         assert!(
             nodes.moves >= 300 * game.plies.len() as u64,
@@ -473,7 +539,7 @@ mod tests {
         assert!(nodes.openings > 0, "the opening was verified");
         // The same seed and number give the same game.
         let again = play_game(&mut pool, &[Board::startpos()], &config, 0).expect("a game");
-        assert_eq!((game.clone(), nodes), again);
+        assert_eq!(Played { game: game.clone(), dfrc, nodes }, again);
         // It survives the round trip, every move legal.
         let mut bytes = Vec::new();
         write_game(&mut bytes, &game).expect("writes");
@@ -482,5 +548,92 @@ mod tests {
         // The start position is 8 or 9 plies from the start position.
         let fullmove = game.start.fullmove_number();
         assert!(fullmove == 5 && matches!(game.start.side_to_move(), Color::White | Color::Black));
+    }
+
+    #[test]
+    fn the_dfrc_share_is_drawn_apart_from_the_games_randomness() {
+        let count = |percent| (0..2000).filter(|&i| dfrc_start(9, i, percent).is_some()).count();
+        assert_eq!(count(0), 0);
+        assert_eq!(count(100), 2000);
+        let share = count(DEFAULT_DFRC_PERCENT);
+        assert!((200..400).contains(&share), "{share} of 2000 games at 15%");
+        // A game is DFRC at a share when it is at every larger one, with the same back ranks.
+        for i in 0..200 {
+            if let Some(ranks) = dfrc_start(9, i, 10) {
+                assert_eq!(dfrc_start(9, i, 50), Some(ranks));
+            }
+        }
+        let numbers: std::collections::HashSet<_> =
+            (0..200).filter_map(|i| dfrc_start(9, i, 100)).collect();
+        assert!(numbers.len() > 190, "the back ranks vary: {}", numbers.len());
+    }
+
+    #[test]
+    fn a_standard_game_plays_the_same_whatever_the_dfrc_share() {
+        let index = (0..).find(|&i| dfrc_start(4, i, 50).is_none()).expect("a standard game");
+        let config = |dfrc_percent| Config {
+            games: index + 1,
+            soft_nodes: 200,
+            seed: 4,
+            threads: 1,
+            random_plies: 8,
+            dfrc_percent,
+        };
+        let mut pool = ThreadPool::new(1, HASH_MB, Arc::new(Silent));
+        let openings = [Board::startpos()];
+        let without = play_game(&mut pool, &openings, &config(0), index).expect("a game");
+        let with = play_game(&mut pool, &openings, &config(50), index).expect("a game");
+        assert_eq!(without, with);
+    }
+
+    #[test]
+    fn a_dfrc_run_writes_dfrc_games_that_decode_to_the_generators_boards() {
+        let dir = std::env::temp_dir().join(format!("tessera-datagen-dfrc-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a temporary folder");
+        let (seed, games) = (5, 2);
+        let run = |name: &str| {
+            let out = dir.join(name).to_string_lossy().to_string();
+            let args =
+                ["--out", &out, "--games", "2", "--nodes", "200", "--seed", "5", "--dfrc", "100"];
+            run_inner(&args.map(String::from)).expect("datagen runs");
+            std::fs::read(&out).expect("the shard")
+        };
+        let bytes = run("a.bin");
+        assert_eq!(bytes, run("b.bin"), "the same seed writes the same bytes");
+        std::fs::remove_dir_all(&dir).expect("removed");
+
+        let decoded: Vec<Game> = gamedata::GameReader::new(bytes.as_slice())
+            .collect::<Result<_, _>>()
+            .expect("every game decodes");
+        assert_eq!(decoded.len(), games);
+        let config =
+            Config { games, soft_nodes: 200, seed, threads: 1, random_plies: 8, dfrc_percent: 100 };
+        let mut pool = ThreadPool::new(1, HASH_MB, Arc::new(Silent));
+        for (index, game) in decoded.iter().enumerate() {
+            let (white, black) = dfrc_start(seed, index, 100).expect("every game is DFRC");
+            let dfrc = dfrc_board(white, black);
+            // The recorded start is 8 or 9 random plies from that DFRC position.
+            let (mut line, _) =
+                balanced_opening(&mut pool, &mut game_rng(seed, index), &[dfrc], 8).expect("opens");
+            assert_eq!(*line.board(), game.start, "game {index}");
+            assert!(matches!(line.ply_count(), 8 | 9));
+            while line.ply_count() > 0 {
+                line.pop();
+            }
+            assert_eq!(*line.board(), dfrc);
+            // The generator's game, position by position, is what was decoded.
+            let played =
+                play_game(&mut pool, &[Board::startpos()], &config, index).expect("a game");
+            assert_eq!(played.dfrc, Some((white, black)));
+            assert_eq!(played.game, *game);
+            let mut generator = Position::new(played.game.start);
+            for (ply, board, recorded) in game.positions() {
+                let had = generator.board();
+                assert_eq!(board.to_fen(true), had.to_fen(true), "game {index}, ply {ply}");
+                assert_eq!(board, *had);
+                assert_eq!(recorded, played.game.plies[ply]);
+                generator.push(recorded.mv);
+            }
+        }
     }
 }
