@@ -325,6 +325,28 @@ fn ponder_waits_for_ponderhit_then_plays_on_the_clock() {
     assert!(e.sync().iter().all(|l| !l.starts_with("bestmove")), "one bestmove per go");
 }
 
+/// The clock does not run while pondering and starts on `ponderhit`: a ponder
+/// longer than the whole hard limit still gets a search on the clock after the
+/// hit, and the move comes within the time the clock gives (10 s, 30 ms kept in
+/// reserve: about 240 ms planned, a hard limit of about 980 ms; never more than a
+/// third of the clock).
+#[test]
+fn ponderhit_starts_the_clock_and_the_move_comes_within_its_hard_limit() {
+    let mut e = Engine::start();
+    e.send("setoption name Ponder value true");
+    e.send("position startpos");
+    e.send("go ponder wtime 10000 btime 10000");
+    let before = e.lines_for(Duration::from_millis(1500));
+    assert!(!before.iter().any(|l| l.starts_with("bestmove")), "bestmove while pondering");
+    let hit = Instant::now();
+    e.send("ponderhit");
+    let (mv, _) = e.bestmove(SLOW);
+    let took = hit.elapsed();
+    assert!(is_legal("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", &mv), "{mv}");
+    assert!(took < Duration::from_millis(10_000 / 3), "bestmove {took:?} after ponderhit");
+    assert!(e.quit(SLOW));
+}
+
 /// With one legal move on the clock the engine plays it after the first
 /// iteration and keeps its time; with a choice (or with a fixed `movetime`)
 /// it searches on.

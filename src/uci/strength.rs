@@ -32,7 +32,7 @@
 
 use board::{Board, Move};
 use search::{SearchLimits, TimeManager};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The lowest `UCI_Elo` (Stockfish 15.1's lowest).
 pub const MIN_ELO: i64 = 1350;
@@ -151,7 +151,7 @@ pub fn choose(candidates: &[Candidate], level: Level, rng: &mut Rng) -> Option<C
 /// ([`TimeManager::planned`]: its soft limit; all of `movetime`). Zero
 /// without a clock (`go depth`, `nodes`, `infinite`).
 pub fn think_time(limits: &SearchLimits, root: &Board, overhead: Duration, share: f64) -> Duration {
-    let plan = TimeManager::new(limits, root, overhead, Instant::now());
+    let plan = TimeManager::new(limits, root, overhead);
     plan.planned().map_or(Duration::ZERO, |t| t.mul_f64(share.clamp(0.0, 1.0)))
 }
 
@@ -279,7 +279,7 @@ mod tests {
                 limits.increment[us] = Duration::from_millis(inc);
                 limits.moves_to_go = mtg;
                 let overhead = Duration::from_millis(overhead);
-                let plan = TimeManager::new(&limits, &board, overhead, Instant::now());
+                let plan = TimeManager::new(&limits, &board, overhead);
                 let planned = plan.planned().expect("a clock");
                 for share in [0.35, 0.5, 0.75, 1.0] {
                     let t = think_time(&limits, &board, overhead, share);

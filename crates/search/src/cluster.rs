@@ -11,7 +11,7 @@
 //! | a state-changing UCI command arrives (leader) | the UCI layer | [`Cluster::forward`] |
 //! | a search starts | thread 0 of every rank | [`Cluster::begin`] |
 //! | a store at least [`Cluster::share_depth`] deep | any search thread | [`Cluster::offer`] |
-//! | every [`CHECK_INTERVAL`](crate::stop::CHECK_INTERVAL) nodes | thread 0 of every rank, from its periodic check ([`Exchange`]) | [`Cluster::poll`] |
+//! | every [`CHECK_INTERVAL`](crate::budget::CHECK_INTERVAL) nodes | thread 0 of every rank, from its periodic check ([`Exchange`]) | [`Cluster::poll`] |
 //! | the rank's threads have all stopped | thread 0 of every rank | [`Cluster::finish`] |
 //!
 //! Rank 0 *leads*: it speaks UCI, owns the clock and chooses the move. The other
@@ -53,7 +53,7 @@ pub trait Cluster: Send + Sync {
     /// A search starts on this rank (thread 0, before any other call for it).
     fn begin(&self) {}
 
-    /// Thread 0, every `stop::CHECK_INTERVAL` nodes:
+    /// Thread 0, every `budget::CHECK_INTERVAL` nodes:
     /// exchange entries with the other ranks when an exchange is due (storing
     /// what arrived into `tt` through the normal store), having searched `nodes`
     /// on this rank. Returns the other ranks' nodes in this search, as last heard.
@@ -86,7 +86,7 @@ pub struct Remote {
 }
 
 /// Thread 0's part in the exchange with the other ranks: the search's periodic
-/// check (every [`CHECK_INTERVAL`](crate::stop::CHECK_INTERVAL) nodes) calls
+/// check (every [`CHECK_INTERVAL`](crate::budget::CHECK_INTERVAL) nodes) calls
 /// [`Exchange::exchange`], so the search itself drives the exchange and no
 /// thread waits on the network.
 pub(crate) struct Exchange<'a> {

@@ -20,7 +20,7 @@ use crate::counters::Counters;
 use crate::limits::SearchJob;
 use crate::sync::{Condvar, Mutex, MutexGuard};
 use crate::tablebase::Tablebase;
-use crate::time::TimeManager;
+use crate::time::Clock;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use tt::TranspositionTable;
@@ -59,9 +59,9 @@ impl Resources {
 pub(crate) struct Search {
     pub job: SearchJob,
     pub resources: Resources,
-    /// The main thread's clock, planned once when the search was issued (the
-    /// hard deadline every thread reads is this one's).
-    pub clock: TimeManager,
+    /// The search's clock, planned once when the search was issued: the main
+    /// thread restarts it on `ponderhit`, every thread reads its deadline.
+    pub clock: Clock,
 }
 
 /// What the threads are told to do: one command per epoch.
@@ -227,7 +227,7 @@ mod tests {
     fn search(resources: &Resources) -> Command {
         let job = SearchJob::new(Position::new(Board::startpos()), SearchLimits::default());
         let clock =
-            TimeManager::new(&job.limits, job.position.board(), job.move_overhead, job.start);
+            Clock::new(&job.limits, job.position.board(), job.move_overhead, job.start, true);
         Command::Search(Arc::new(Search { job, resources: resources.clone(), clock }))
     }
 

@@ -5,9 +5,9 @@
 //! reads every thread's line and sums. So counting never makes two threads
 //! write one line, with one exception, under `go nodes` with several threads:
 //! the nodes are claimed from one shared total, a chunk of
-//! [`CHECK_INTERVAL`](crate::stop::CHECK_INTERVAL) nodes at a time
+//! [`CHECK_INTERVAL`](crate::budget::CHECK_INTERVAL) nodes at a time
 //! ([`Counters::spend`]), one read-modify-write per thread per chunk (see
-//! `stop.rs`).
+//! `budget.rs`).
 //!
 //! [`NodeCounts`] is one thread's view of the node counts of a search: where it
 //! publishes its own count, and the totals it reads, which in a cluster include

@@ -3,6 +3,7 @@
 //! cluster the leader's main thread also collects the other ranks' lines for the
 //! vote, and on the other ranks thread 0 runs the helpers' loop (`follower_search`).
 
+use crate::budget::NodeBudget;
 use crate::choice::{BestMoveChoice, ThreadResult, choose};
 use crate::cluster::{Cluster, Exchange, Remote};
 use crate::control::Search;
@@ -15,13 +16,10 @@ use crate::params::{
 use crate::report::{CurrentMoveReports, Reports, SearchOutcome, fail_pv};
 use crate::root::RootMoves;
 use crate::shared::Shared;
-use crate::stop::StopCheck;
-use crate::tablebase::Tablebase;
 use crate::time::{IterationTimes, Stability, fail_low_scale, node_share_scale};
 use crate::worker::{SearchContext, Share, Worker};
 use board::Move;
-use std::time::Instant;
-use tt::{Bound, TranspositionTable};
+use tt::{Bound, MATE, MATE_BOUND};
 
 /// Thread `id`'s node counts: in a cluster the totals include the other ranks'.
 fn node_counts<'a>(
@@ -34,23 +32,36 @@ fn node_counts<'a>(
     if cluster.ranks() == 1 { nodes } else { nodes.with_other_ranks(&shared.remote_nodes) }
 }
 
-/// Thread `id`'s search context: in a cluster its stores are offered to the
-/// other ranks, and thread 0 exchanges with them.
+/// Thread `id`'s search context, with its node `budget`: in a cluster its
+/// stores are offered to the other ranks, and thread 0 exchanges with them. The
+/// main thread (`keeps_clock`) follows `ponderhit`.
 fn context<'a>(
-    tt: &'a TranspositionTable,
-    counters: &'a Counters,
-    stop: StopCheck<'a>,
-    cluster: &'a dyn Cluster,
+    shared: &'a Shared,
+    search: &'a Search,
+    budget: NodeBudget<'a>,
     id: usize,
-    tb: &'a Tablebase,
+    keeps_clock: bool,
 ) -> SearchContext<'a> {
-    let (stop, share) = if cluster.ranks() == 1 {
-        (stop, None)
+    let resources = &search.resources;
+    let (tt, cluster) = (&*resources.tt, &*resources.cluster);
+    let (budget, share) = if cluster.ranks() == 1 {
+        (budget, None)
     } else {
-        let stop = if id == 0 { stop.with_exchange(Exchange::new(cluster, tt)) } else { stop };
-        (stop, Some(Share { cluster, depth: cluster.share_depth(), thread: id }))
+        let budget =
+            if id == 0 { budget.with_exchange(Exchange::new(cluster, tt)) } else { budget };
+        (budget, Some(Share { cluster, depth: cluster.share_depth(), thread: id }))
     };
-    SearchContext { tt, stop, tb, counts: counters.thread(id), current_move: None, share }
+    SearchContext {
+        tt,
+        budget,
+        clock: &search.clock,
+        keeps_clock,
+        signals: &shared.signals,
+        tb: &resources.tablebase,
+        counts: resources.counters.thread(id),
+        current_move: None,
+        share,
+    }
 }
 
 /// The main thread: iterative deepening with MultiPV, reports and the clock;
@@ -64,9 +75,8 @@ pub(crate) fn main_search(shared: &Shared, worker: &mut Worker, search: &Search)
     let root = *job.position.board();
     let limits = &job.limits;
     let nodes = node_counts(shared, counters, cluster, 0);
-    let stop = StopCheck::new(&shared.signals, nodes, limits, Some(search.clock))
-        .finishing_first_iteration();
-    let mut ctx = context(tt, counters, stop, cluster, 0, tb);
+    let budget = NodeBudget::new(&shared.signals, nodes, limits).finishing_first_iteration();
+    let mut ctx = context(shared, search, budget, 0, true);
     ctx.current_move = Some(CurrentMoveReports::new(&*shared.reporter, root, job.start));
     prepare(shared, worker, search);
     let reports = Reports {
@@ -85,7 +95,7 @@ pub(crate) fn main_search(shared: &Shared, worker: &mut Worker, search: &Search)
 
     // `go infinite` and `go ponder` never end on their own: wait for `stop` or
     // `ponderhit`, stop the threads, and wait out the least time to answer.
-    ctx.stop.wait_to_answer();
+    search.clock.wait_to_answer(&shared.signals);
     nodes.publish(worker.nodes);
     // The move is announced without waiting for the helpers to wind down: a helper
     // publishes only completed iterations, so waiting adds nothing to the choice, and
@@ -96,9 +106,7 @@ pub(crate) fn main_search(shared: &Shared, worker: &mut Worker, search: &Search)
     // On the clock the hard limit has been reached: the wait may spend half the move
     // overhead, which the time manager keeps in reserve (a late rank then counts with
     // the nodes last heard from it, and its lines miss the vote).
-    let on_clock =
-        limits.move_time.is_some() || limits.time[root.side_to_move() as usize].is_some();
-    let patience = on_clock.then_some(job.move_overhead / cluster_wait_divisor());
+    let patience = search.clock.on_clock().then_some(job.move_overhead / cluster_wait_divisor());
     let remote = (cluster.ranks() > 1).then(|| {
         let lines = shared.results.lines();
         cluster.finish(&lines, nodes.local(), patience)
@@ -132,7 +140,6 @@ fn deepen(
     let max_depth = job.limits.depth.unwrap_or(MAX_ITERATION_DEPTH).clamp(1, MAX_ITERATION_DEPTH);
     let mut stability = Stability::default();
     let mut iterations = IterationTimes::default();
-    let started = Instant::now();
     let mut previous_score = None;
     let mut previous_pv = Vec::new();
     for depth in 1..=max_depth {
@@ -141,7 +148,7 @@ fn deepen(
             reports.aspiration_fail(w.progress(), (depth, multipv), score, bound, line);
         };
         let searched = worker.search_lines(ctx, depth, reports.lines, on_fail);
-        ctx.stop.first_iteration_done();
+        ctx.budget.first_iteration_done();
         let Some(lines) = searched else {
             // Cut short: a root move that beat the previous best at this depth
             // (searched in full, or failing high) is better informed than the
@@ -183,11 +190,33 @@ fn deepen(
         }
         previous_score = Some(best.score);
         previous_pv.clone_from(&best.pv);
-        iterations.completed(started.elapsed());
-        if ctx.stop.stop_deepening(best.score, scale, iterations.next(), worker.nodes) {
+        iterations.completed(ctx.clock.elapsed());
+        if stop_deepening(ctx, reports, job, best.score, (scale, iterations.next()), worker.nodes) {
             break;
         }
     }
+}
+
+/// After a completed iteration of the main thread, with its best `score`:
+/// whether to start no other — the soft limits: a mate found within `go mate`,
+/// the clock's soft limit (not while `go infinite` or `go ponder` holds;
+/// stretched by `scale`, with `next` the next iteration's predicted length,
+/// see [`crate::time::Stability`]), or the soft node limit (`nodes` is this
+/// thread's count, which may be ahead of the published total).
+fn stop_deepening(
+    ctx: &SearchContext,
+    reports: &Reports,
+    job: &SearchJob,
+    score: i32,
+    (scale, next): (f64, std::time::Duration),
+    nodes: u64,
+) -> bool {
+    let limits = &job.limits;
+    let mate_found =
+        limits.mate.is_some_and(|m| score >= MATE_BOUND && MATE - score <= 2 * m as i32);
+    let soft_time = !ctx.signals.is_held() && ctx.clock.soft_expired(scale, next);
+    let soft_nodes = limits.soft_nodes.is_some_and(|n| reports.nodes.total().max(nodes) >= n);
+    mate_found || soft_time || soft_nodes
 }
 
 /// After iteration `depth` was cut short: the line of the root move that beat
@@ -267,13 +296,12 @@ fn skips_next_depth(id: usize, depth: i32) -> bool {
 /// thread's place among all ranks' threads, so ranks spread like threads do.
 pub(crate) fn helper_search(shared: &Shared, worker: &mut Worker, search: &Search, id: usize) {
     let job = &search.job;
-    let (tt, counters, tb) =
-        (&*search.resources.tt, &*search.resources.counters, &*search.resources.tablebase);
+    let counters = &*search.resources.counters;
     let cluster = &*search.resources.cluster;
     let lane = cluster.rank() * counters.len() + id;
     let nodes = node_counts(shared, counters, cluster, id);
-    let stop = StopCheck::new(&shared.signals, nodes, &job.limits, None);
-    let ctx = context(tt, counters, stop, cluster, id, tb);
+    let budget = NodeBudget::new(&shared.signals, nodes, &job.limits);
+    let ctx = context(shared, search, budget, id, false);
     prepare(shared, worker, search);
     // Under `go depth N` a helper keeps searching past N until the main thread stops
     // (its deeper entries still help the main thread; an idle helper is a wasted core),

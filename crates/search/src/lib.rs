@@ -12,6 +12,7 @@
 // `params::tunables!` sorts its entries one per step of recursion: more than 128.
 #![recursion_limit = "256"]
 
+mod budget;
 mod choice;
 mod cluster;
 mod control;
@@ -31,7 +32,6 @@ mod root;
 mod shared;
 mod signals;
 mod spread;
-mod stop;
 mod sync;
 mod tablebase;
 mod time;

@@ -4,9 +4,10 @@
 //! park on a condition variable between searches. For each `go` every thread
 //! searches the same root with its own [`Worker`]; they share the
 //! transposition table, one stop flag and per-thread counters on cache lines
-//! of their own. Thread 0 is the main thread: it keeps the clock (the others
-//! read only the hard limit's deadline, published when the search starts),
-//! reports, stops the helpers and announces the best move.
+//! of their own, and one clock. Thread 0 is the main thread: it keeps the clock
+//! (follows `ponderhit`; every thread reads the hard limit's deadline, which the
+//! clock publishes when the search starts), reports, stops the helpers and
+//! announces the best move.
 //!
 //! A `go` is one command ([`crate::control`]): the job and every resource the
 //! search uses (table, tablebases, counters, cluster, network), issued under
@@ -49,7 +50,7 @@ use crate::shared::{Results, Shared};
 use crate::signals::Signals;
 use crate::sync::MutexGuard;
 use crate::tablebase::TablebaseOptions;
-use crate::time::TimeManager;
+use crate::time::Clock;
 use crate::worker::Worker;
 use crossbeam_utils::CachePadded;
 use std::fmt;
@@ -185,18 +186,15 @@ impl ThreadPool {
     /// thread.
     pub fn start(&self, job: SearchJob) {
         let mut c = self.stopped();
-        // The clock is planned once, here: the main thread keeps it, and its hard
-        // limit's deadline is published before any thread runs, so that every
-        // thread can stop the search on time however they are scheduled
-        // (crate::stop). No deadline while pondering (`ponderhit` sets it), and
-        // none on the ranks that follow a cluster's leader (the leader's stop
-        // ends theirs).
-        let clock =
-            TimeManager::new(&job.limits, job.position.board(), job.move_overhead, job.start);
-        let deadline = (!job.limits.ponder && c.resources.cluster.rank() == 0)
-            .then(|| clock.hard_deadline())
-            .flatten();
-        self.shared.signals.arm(job.limits.infinite || job.limits.ponder, deadline);
+        // The clock is planned once, here, and its hard limit's deadline is
+        // published before any thread runs, so that every thread can stop the
+        // search on time however they are scheduled (crate::time). No deadline
+        // while pondering (`ponderhit` sets it), and none on the ranks that
+        // follow a cluster's leader (the leader's stop ends theirs).
+        let lead = c.resources.cluster.rank() == 0;
+        let board = job.position.board();
+        let clock = Clock::new(&job.limits, board, job.move_overhead, job.start, lead);
+        self.shared.signals.arm(job.limits.infinite || job.limits.ponder);
         c.resources.counters.reset();
         self.shared.remote_nodes.store(0, Ordering::Relaxed);
         self.shared.results.reset(self.handles.len());

@@ -1,8 +1,8 @@
 //! What the pool's threads share about stopping and answering: the stop flag
 //! every thread reads at every node, the hold of `go infinite` / `go ponder`
-//! with the `ponderhit` that releases it, the hard limit's deadline that every
-//! thread can check, and the waits of the main thread before it announces the
-//! best move.
+//! with the `ponderhit` that releases it, and the waits of the main thread
+//! before it announces the best move. The hard limit's deadline is the clock's
+//! (`Clock` in `time.rs`).
 //!
 //! Two ways to stop, named for who stops and what they end:
 //!
@@ -11,11 +11,13 @@
 //! | [`Signals::interrupt`] | `stop`, `quit`, the pool (a new `go`, a changed option) | yes | yes | `SeqCst`, and the waiting main thread is woken |
 //! | [`Signals::stop_threads`] | a search thread that reached a limit | yes | no | `Relaxed` |
 //!
-//! The stop rules themselves (which limit applies when) are `StopCheck`'s, in `stop.rs`.
+//! The limits themselves are the node budget's (`NodeBudget` in `budget.rs`)
+//! and the clock's (`Clock` in `time.rs`); the search's periodic check applies
+//! both (`SearchContext::enter_node` in `worker.rs`).
 
 use crate::sync::{Condvar, Mutex};
 use crossbeam_utils::CachePadded;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// What the pool's threads share about stopping (see the module documentation).
@@ -33,15 +35,7 @@ pub(crate) struct Signals {
     /// answer); `interrupt` and `ponderhit` wake it.
     lock: Mutex<()>,
     released: Condvar,
-    /// The hard limit of the running search, in nanoseconds after `origin`
-    /// ([`NO_DEADLINE`] when there is none): written by the main thread, read by all.
-    deadline: AtomicU64,
-    /// The instant deadlines are counted from.
-    origin: Instant,
 }
-
-/// [`Signals::deadline`] when the search has no hard limit (or is pondering).
-const NO_DEADLINE: u64 = u64::MAX;
 
 impl Signals {
     /// No search: not stopped, not held.
@@ -53,16 +47,12 @@ impl Signals {
             ponderhit: AtomicBool::new(false),
             lock: Mutex::new(()),
             released: Condvar::new(),
-            deadline: AtomicU64::new(NO_DEADLINE),
-            origin: Instant::now(),
         }
     }
 
     /// Before a search (the pool is idle): clears the stop flag, an old
-    /// interrupt and any old `ponderhit`; `hold` for `go infinite` and `go ponder`;
-    /// `deadline` is the search's hard limit (`None`: none, or not yet: pondering).
-    pub fn arm(&self, hold: bool, deadline: Option<Instant>) {
-        self.set_deadline(deadline);
+    /// interrupt and any old `ponderhit`; `hold` for `go infinite` and `go ponder`.
+    pub fn arm(&self, hold: bool) {
         self.stop.store(false, Ordering::SeqCst);
         self.interrupted.store(false, Ordering::SeqCst);
         self.ponderhit.store(false, Ordering::SeqCst);
@@ -100,21 +90,6 @@ impl Signals {
     #[inline(always)]
     pub fn is_stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
-    }
-
-    /// Publishes the hard limit of the running search (`None`: no limit).
-    pub fn set_deadline(&self, deadline: Option<Instant>) {
-        let nanos = deadline.map_or(NO_DEADLINE, |d| {
-            let nanos = d.saturating_duration_since(self.origin).as_nanos();
-            u64::try_from(nanos).unwrap_or(NO_DEADLINE - 1)
-        });
-        self.deadline.store(nanos, Ordering::Relaxed);
-    }
-
-    /// Whether the published hard limit has passed.
-    pub fn deadline_passed(&self) -> bool {
-        let deadline = self.deadline.load(Ordering::Relaxed);
-        deadline != NO_DEADLINE && self.origin.elapsed().as_nanos() >= u128::from(deadline)
     }
 
     /// Whether the search must not end on its own.
@@ -185,14 +160,14 @@ mod tests {
     #[test]
     fn a_limit_stops_the_threads_but_not_the_hold() {
         let signals = Signals::new();
-        signals.arm(true, None);
+        signals.arm(true);
         signals.stop_threads();
         assert!(signals.is_stopped());
         assert!(signals.is_held(), "a reached limit released `go infinite`/`go ponder`");
         signals.ponderhit();
         assert!(signals.wait_for_release(), "the ponderhit was not reported");
         assert!(!signals.is_held());
-        signals.arm(true, None);
+        signals.arm(true);
         signals.interrupt();
         assert!(!signals.wait_for_release());
         assert!(!signals.is_held() && signals.is_stopped());
@@ -202,7 +177,7 @@ mod tests {
     fn a_waiting_thread_is_woken_by_an_interrupt_and_by_ponderhit_and_only_by_them() {
         for by_interrupt in [true, false] {
             let signals = std::sync::Arc::new(Signals::new());
-            signals.arm(true, None);
+            signals.arm(true);
             let (done, returned) = std::sync::mpsc::channel();
             // Not a scoped thread: if the waiter is never woken, the test fails
             // instead of hanging on the join.
@@ -232,7 +207,7 @@ mod tests {
     #[test]
     fn the_least_time_is_waited_out_unless_an_interrupt_ends_it() {
         let signals = std::sync::Arc::new(Signals::new());
-        signals.arm(false, None);
+        signals.arm(false);
         let start = Instant::now();
         signals.stop_threads();
         signals.wait_until(start + Duration::from_millis(30));
@@ -247,7 +222,7 @@ mod tests {
         signals.interrupt();
         assert!(returned.recv_timeout(Duration::from_secs(10)).is_ok(), "not woken by `stop`");
         // The next search starts without the interrupt.
-        signals.arm(false, None);
+        signals.arm(false);
         let start = Instant::now();
         signals.wait_until(start + Duration::from_millis(10));
         assert!(start.elapsed() >= Duration::from_millis(10), "an old interrupt ended the wait");

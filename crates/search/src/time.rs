@@ -1,14 +1,21 @@
-//! The time manager, the one place that turns clock figures into limits: a
-//! soft limit (do not start another iteration), a hard limit (stop now) and
-//! the least time before answering (a limited strength's plausible time). It
-//! scales the soft limit by how stable the best move has been and predicts how
-//! long the next iteration will take, so that one which cannot finish in time
-//! is not started. Its clock starts with `go` and again on `ponderhit`.
+//! The clock of a search, in two parts: the time manager, the one place that
+//! turns clock figures into limits, and the running [`Clock`] of one `go`.
 //!
-//! Everyone who needs a figure of the clock asks it: the pool (the hard
-//! deadline it publishes to every thread), the main thread's stop rules
-//! (`StopCheck` in `stop.rs`), iterative deepening (the scales) and, outside
-//! the crate, the UCI layer's strength limiter ([`TimeManager::planned`]).
+//! [`TimeManager`] plans: a soft limit (do not start another iteration), a
+//! hard limit (stop now) and the least time before answering (a limited
+//! strength's plausible time). It scales the soft limit by how stable the
+//! best move has been and predicts how long the next iteration will take, so
+//! that one which cannot finish in time is not started. Outside the crate the
+//! UCI layer's strength limiter asks it for the plan ([`TimeManager::planned`]).
+//!
+//! [`Clock`] runs the plan: its limits count from `go` and again from
+//! `ponderhit` ([`Clock::restart`]), and it publishes the hard limit's deadline,
+//! which every thread reads ([`Clock::out_of_time`]). One clock a search,
+//! shared by all its threads; only the main thread restarts it. Everything
+//! that asks the time asks it: the threads' periodic check (the deadline), the
+//! main thread's iterative deepening (the soft limit, each iteration's length,
+//! whether the search is on the clock at all), and the main thread's wait
+//! before it answers ([`Clock::wait_to_answer`]).
 
 use crate::limits::SearchLimits;
 use crate::params::{
@@ -19,14 +26,15 @@ use crate::params::{
     time_max_stable_iterations, time_nodes_base, time_nodes_factor, time_reserve_divisor,
     time_scale_per_stable_iteration, time_scale_unstable, time_soft_max_fraction,
 };
+use crate::signals::Signals;
 use board::{Board, Move};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
-/// The limits of one search in time, derived from [`SearchLimits`], and the
-/// instant they count from.
+/// The limits of one search in time, derived from [`SearchLimits`]: the plan,
+/// which the running clock of a search (`Clock`) counts from `go`.
 #[derive(Debug, Clone, Copy)]
 pub struct TimeManager {
-    start: Instant,
     soft: Option<Duration>,
     hard: Option<Duration>,
     /// The least time before the best move is announced ([`SearchLimits::min_time`]).
@@ -35,15 +43,10 @@ pub struct TimeManager {
 
 impl TimeManager {
     /// Plans the time for the side to move of `root` from `limits`, keeping
-    /// `overhead` in reserve per move for communication lag, counted from `start`.
-    pub fn new(
-        limits: &SearchLimits,
-        root: &Board,
-        overhead: Duration,
-        start: Instant,
-    ) -> TimeManager {
+    /// `overhead` in reserve per move for communication lag.
+    pub fn new(limits: &SearchLimits, root: &Board, overhead: Duration) -> TimeManager {
         let (soft, hard) = limits_of(limits, root, overhead).unzip();
-        TimeManager { start, soft, hard, least: limits.min_time }
+        TimeManager { soft, hard, least: limits.min_time }
     }
 
     /// The time the clock allows for this move, as planned: the soft limit
@@ -51,33 +54,108 @@ impl TimeManager {
     pub fn planned(&self) -> Option<Duration> {
         self.soft
     }
+}
 
-    /// Restarts the clock at `now` (on `ponderhit`: while pondering the clock
-    /// does not run) and returns the new hard deadline, for the other threads.
-    pub fn restart(&mut self, now: Instant) -> Option<Instant> {
-        self.start = now;
-        self.hard_deadline()
+/// [`Clock::deadline`] when there is none: no hard limit, not yet (pondering),
+/// or a rank that follows a cluster's leader (the leader's stop ends its search).
+const NO_DEADLINE: u64 = u64::MAX;
+
+/// The running clock of one search (see the module documentation). Its
+/// instants are kept as nanoseconds after `origin` in atomics: the main thread
+/// writes them (on `ponderhit`), every thread reads the deadline.
+#[derive(Debug)]
+pub(crate) struct Clock {
+    plan: TimeManager,
+    /// When `go` arrived: every instant of the clock is counted from here.
+    origin: Instant,
+    /// When the limits count from: 0 (`go`), or the ponder hit.
+    start: AtomicU64,
+    /// When the hard limit passes ([`NO_DEADLINE`]: see there).
+    deadline: AtomicU64,
+}
+
+impl Clock {
+    /// The clock of a search under `limits` from `root`, keeping `overhead` in
+    /// reserve, started at `start` (when `go` arrived). The deadline is
+    /// published at once, unless the search ponders (`ponderhit` publishes
+    /// it) or this rank does not `lead` a cluster.
+    pub fn new(
+        limits: &SearchLimits,
+        root: &Board,
+        overhead: Duration,
+        start: Instant,
+        lead: bool,
+    ) -> Clock {
+        let plan = TimeManager::new(limits, root, overhead);
+        let clock = Clock {
+            plan,
+            origin: start,
+            start: AtomicU64::new(0),
+            deadline: AtomicU64::new(NO_DEADLINE),
+        };
+        if lead && !limits.ponder {
+            clock.publish_deadline(Duration::ZERO);
+        }
+        clock
     }
 
-    /// Time since the search (or the ponder hit) started.
+    /// Whether the search is on the clock (`wtime`/`btime` for the side to move,
+    /// or `movetime`): decided once, by the plan.
+    pub fn on_clock(&self) -> bool {
+        self.plan.hard.is_some()
+    }
+
+    /// The main thread, on `ponderhit` (the pondered move was played; the clock
+    /// did not run while pondering): every limit counts from `now`, and the new
+    /// deadline is published.
+    pub fn restart(&self, now: Instant) {
+        let start = now.saturating_duration_since(self.origin);
+        self.start.store(nanos(start), Relaxed);
+        self.publish_deadline(start);
+    }
+
+    /// The main thread, every few nodes: restarts the clock if a `ponderhit`
+    /// came (releasing the hold of `go ponder`).
+    pub fn follow_ponderhit(&self, signals: &Signals) {
+        if signals.take_ponderhit() {
+            self.restart(Instant::now());
+        }
+    }
+
+    /// Publishes the hard limit counted from `start` (after `origin`).
+    fn publish_deadline(&self, start: Duration) {
+        let deadline =
+            self.plan.hard.map_or(NO_DEADLINE, |h| nanos(start + h).min(NO_DEADLINE - 1));
+        self.deadline.store(deadline, Relaxed);
+    }
+
+    /// When the limits count from.
+    fn start(&self) -> Duration {
+        Duration::from_nanos(self.start.load(Relaxed))
+    }
+
+    /// Time on the clock: since `go`, or since the ponder hit.
     pub fn elapsed(&self) -> Duration {
-        self.start.elapsed()
+        self.origin.elapsed().saturating_sub(self.start())
     }
 
-    /// When the hard limit passes (`None`: no limit).
-    pub fn hard_deadline(&self) -> Option<Instant> {
-        self.hard.map(|h| self.start + h)
+    /// Whether the published hard limit has passed (any thread).
+    pub fn out_of_time(&self) -> bool {
+        let deadline = self.deadline.load(Relaxed);
+        deadline != NO_DEADLINE && self.origin.elapsed().as_nanos() >= u128::from(deadline)
     }
 
-    /// Whether the hard limit has passed.
-    pub fn hard_expired(&self) -> bool {
-        self.hard.is_some_and(|h| self.elapsed() >= h)
+    /// When the hard limit passes, as published (`None`: see [`NO_DEADLINE`]).
+    #[cfg(test)]
+    fn deadline(&self) -> Option<Instant> {
+        let deadline = self.deadline.load(Relaxed);
+        (deadline != NO_DEADLINE).then(|| self.origin + Duration::from_nanos(deadline))
     }
 
     /// The earliest instant the best move may be announced (`None`: as soon as
     /// the search ends).
     pub fn earliest_answer(&self) -> Option<Instant> {
-        self.least.map(|l| self.start + l)
+        self.plan.least.map(|l| self.origin + self.start() + l)
     }
 
     /// Whether to stop deepening: the soft limit, scaled by `factor` (more when
@@ -86,13 +164,34 @@ impl TimeManager {
     /// iteration the hard limit cuts short in its first half is mostly wasted,
     /// and the clock pays for it.
     pub fn soft_expired(&self, factor: f64, next: Duration) -> bool {
-        if self.soft == self.hard {
+        let plan = &self.plan;
+        if plan.soft == plan.hard {
             // A fixed time per move (`movetime`): use all of it.
-            return self.hard_expired();
+            return plan.hard.is_some_and(|h| self.elapsed() >= h);
         }
         let expected = self.elapsed() + next / time_iteration_divisor();
-        self.soft.is_some_and(|s| expected.as_secs_f64() >= s.as_secs_f64() * factor)
+        plan.soft.is_some_and(|s| expected.as_secs_f64() >= s.as_secs_f64() * factor)
     }
+
+    /// The main thread's search is over; before its best move is announced:
+    /// waits out the hold of `go infinite` / `go ponder` (until `stop` or
+    /// `ponderhit`; the other threads search on meanwhile), stops every thread,
+    /// then holds the move back until the clock's earliest answer (counted from
+    /// the ponder hit, if there was one), unless `stop` comes first.
+    pub fn wait_to_answer(&self, signals: &Signals) {
+        if signals.wait_for_release() {
+            self.restart(Instant::now());
+        }
+        signals.stop_threads();
+        if let Some(at) = self.earliest_answer() {
+            signals.wait_until(at);
+        }
+    }
+}
+
+/// `d` in nanoseconds, saturated to what an atomic holds.
+fn nanos(d: Duration) -> u64 {
+    u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)
 }
 
 /// The soft and hard limits of `limits` for the side to move of `root`, with
@@ -146,9 +245,11 @@ pub(crate) struct IterationTimes {
 }
 
 impl IterationTimes {
-    /// Records that an iteration ended `elapsed` after the search started.
+    /// Records that an iteration ended `elapsed` on the clock ([`Clock::elapsed`]).
+    /// The clock restarts on `ponderhit`: the iteration under way then counts
+    /// from the hit, the time it spent on the clock.
     pub fn completed(&mut self, elapsed: Duration) {
-        self.last_length = elapsed.saturating_sub(self.last_end);
+        self.last_length = elapsed.checked_sub(self.last_end).unwrap_or(elapsed);
         self.last_end = elapsed;
     }
 
@@ -179,7 +280,7 @@ impl Stability {
         self.best
     }
 
-    /// The factor for [`TimeManager::soft_expired`]: above 1 when the best move
+    /// The factor for [`Clock::soft_expired`]: above 1 when the best move
     /// just changed, falling below 1 as it stays the same.
     pub fn scale(&self) -> f64 {
         hundredths(time_scale_unstable())
@@ -235,7 +336,6 @@ mod tests {
                 &limits(ms, inc, mtg),
                 &Board::startpos(),
                 Duration::from_millis(10),
-                Instant::now(),
             );
             let hard = tm.hard.expect("timed");
             assert!(
@@ -247,12 +347,8 @@ mod tests {
     }
 
     fn planned(ms: u64, inc: u64, mtg: Option<u32>) -> (Duration, Duration) {
-        let tm = TimeManager::new(
-            &limits(ms, inc, mtg),
-            &Board::startpos(),
-            Duration::from_millis(10),
-            Instant::now(),
-        );
+        let tm =
+            TimeManager::new(&limits(ms, inc, mtg), &Board::startpos(), Duration::from_millis(10));
         (tm.soft.expect("timed"), tm.hard.expect("timed"))
     }
 
@@ -284,12 +380,16 @@ mod tests {
 
     #[test]
     fn an_iteration_that_cannot_finish_is_not_started() {
-        let start = Instant::now() - Duration::from_millis(60);
-        let tm = TimeManager {
-            start,
+        let plan = TimeManager {
             soft: Some(Duration::from_millis(100)),
             hard: Some(Duration::from_millis(400)),
             least: None,
+        };
+        let tm = Clock {
+            plan,
+            origin: Instant::now() - Duration::from_millis(60),
+            start: AtomicU64::new(0),
+            deadline: AtomicU64::new(NO_DEADLINE),
         };
         // 60 ms spent of a 100 ms soft limit: a short next iteration is started,
         // one predicted to need 100 ms (half of it past the limit) is not.
@@ -314,6 +414,11 @@ mod tests {
         assert_eq!(horizon(40, 50, 1), 59);
     }
 
+    /// The clock of `limits`, started at `start` on the leader.
+    fn clock(limits: &SearchLimits, start: Instant) -> Clock {
+        Clock::new(limits, &Board::startpos(), Duration::ZERO, start, true)
+    }
+
     #[test]
     fn ponderhit_restarts_every_limit_from_the_hit() {
         let limits = SearchLimits {
@@ -323,21 +428,95 @@ mod tests {
             ..SearchLimits::default()
         };
         let start = Instant::now() - Duration::from_secs(10);
-        let mut tm = TimeManager::new(&limits, &Board::startpos(), Duration::ZERO, start);
-        assert!(tm.hard_expired());
+        let tm = clock(&limits, start);
+        assert!(!tm.out_of_time() && tm.deadline().is_none(), "the clock ran while pondering");
+        assert!(tm.elapsed() >= Duration::from_secs(10));
         assert_eq!(tm.earliest_answer(), Some(start + Duration::from_millis(50)));
         let hit = Instant::now();
-        let deadline = tm.restart(hit);
-        assert_eq!(deadline, Some(hit + Duration::from_millis(100)), "the deadline to publish");
-        assert_eq!(tm.hard_deadline(), deadline);
-        assert_eq!(tm.earliest_answer(), Some(hit + Duration::from_millis(50)));
-        assert!(!tm.hard_expired() || tm.elapsed() >= Duration::from_millis(100));
-        let free =
-            TimeManager::new(&SearchLimits::default(), &Board::startpos(), Duration::ZERO, hit);
+        tm.restart(hit);
+        let deadline = tm.deadline().expect("published on the hit");
+        let expected = hit + Duration::from_millis(100);
+        let slack = Duration::from_micros(1);
+        assert!(deadline + slack >= expected && deadline <= expected + slack, "{deadline:?}");
+        let answer = tm.earliest_answer().expect("a least time");
+        let expected = hit + Duration::from_millis(50);
+        assert!(answer + slack >= expected && answer <= expected + slack, "{answer:?}");
+        assert!(tm.elapsed() < Duration::from_secs(10), "the clock's time is not the hit's");
+        assert!(!tm.out_of_time() || tm.elapsed() >= Duration::from_millis(100));
+        let free = clock(&SearchLimits::default(), hit);
         assert_eq!(
-            (free.planned(), free.hard_deadline(), free.earliest_answer()),
-            (None, None, None)
+            (free.plan.planned(), free.deadline(), free.earliest_answer(), free.on_clock()),
+            (None, None, None, false)
         );
+    }
+
+    #[test]
+    fn the_deadline_is_published_when_the_search_starts_on_the_leader_alone() {
+        let limits =
+            SearchLimits { move_time: Some(Duration::from_millis(1)), ..SearchLimits::default() };
+        let start = Instant::now() - Duration::from_millis(5);
+        let leader = clock(&limits, start);
+        assert!(leader.on_clock() && leader.out_of_time(), "a thread ran past the hard limit");
+        let follower = Clock::new(&limits, &Board::startpos(), Duration::ZERO, start, false);
+        assert!(!follower.out_of_time(), "a follower keeps a clock of its own");
+        let pondering = clock(&SearchLimits { ponder: true, ..limits }, start);
+        assert!(!pondering.out_of_time(), "the clock ran while pondering");
+    }
+
+    #[test]
+    fn the_clock_does_not_run_while_pondering_and_restarts_on_ponderhit() {
+        let signals = Signals::new();
+        let limits = SearchLimits {
+            move_time: Some(Duration::from_millis(1)),
+            ponder: true,
+            ..SearchLimits::default()
+        };
+        signals.arm(true);
+        let clock = clock(&limits, Instant::now() - Duration::from_millis(5));
+        clock.follow_ponderhit(&signals);
+        assert!(!clock.out_of_time(), "stopped while pondering");
+        // `ponderhit`: the main thread restarts the clock at its next check and
+        // publishes the new deadline, which every thread then obeys.
+        signals.ponderhit();
+        clock.follow_ponderhit(&signals);
+        assert!(!signals.is_held(), "the hit did not release the hold");
+        std::thread::sleep(Duration::from_millis(5));
+        assert!(clock.out_of_time(), "no stop after ponderhit");
+    }
+
+    #[test]
+    fn the_move_waits_for_the_least_time_counted_from_the_ponderhit() {
+        let signals = Signals::new();
+        let least = Duration::from_millis(40);
+        let limits =
+            SearchLimits { min_time: Some(least), ponder: true, ..SearchLimits::default() };
+        // Started long ago: the least time has passed, but not since the ponder hit.
+        let main = clock(&limits, Instant::now() - Duration::from_secs(1));
+        signals.arm(true);
+        let before = Instant::now();
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                std::thread::sleep(Duration::from_millis(10));
+                signals.ponderhit();
+            });
+            main.wait_to_answer(&signals);
+        });
+        assert!(before.elapsed() >= Duration::from_millis(10) + least, "{:?}", before.elapsed());
+        assert!(signals.is_stopped() && !signals.is_held());
+        // `stop` ends the wait at once.
+        let limits =
+            SearchLimits { min_time: Some(Duration::from_secs(600)), ..SearchLimits::default() };
+        let main = clock(&limits, Instant::now());
+        signals.arm(false);
+        let before = Instant::now();
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                std::thread::sleep(Duration::from_millis(10));
+                signals.interrupt();
+            });
+            main.wait_to_answer(&signals);
+        });
+        assert!(before.elapsed() < Duration::from_secs(60), "stop did not end the wait");
     }
 
     #[test]
@@ -346,8 +525,7 @@ mod tests {
             move_time: Some(Duration::from_millis(1000)),
             ..SearchLimits::default()
         };
-        let tm =
-            TimeManager::new(&l, &Board::startpos(), Duration::from_millis(30), Instant::now());
+        let tm = TimeManager::new(&l, &Board::startpos(), Duration::from_millis(30));
         assert_eq!(tm.hard, Some(Duration::from_millis(970)));
     }
 

@@ -20,13 +20,15 @@ mod qsearch;
 mod search;
 mod table;
 
+use crate::budget::{CHECK_INTERVAL, NodeBudget};
 use crate::correction::CorrectionHistory;
 use crate::history::{Histories, LOW_PLIES, PieceTo, QuietKeys};
 use crate::numa::NodeNetwork;
 use crate::params::{MAX_SEARCH_PLY, fifty_move_damping_base};
 use crate::report::{Progress, RootLine};
 use crate::root::RootMoves;
-use crate::stop::StopCheck;
+use crate::signals::Signals;
+use crate::time::Clock;
 use board::{Board, Color, LesserAttacks, Move, Position};
 use eval::nnue::{Accumulator, AccumulatorCache, Network};
 use std::sync::Arc;
@@ -69,8 +71,15 @@ impl Frame {
 pub(crate) struct SearchContext<'a> {
     /// The shared table.
     pub tt: &'a TranspositionTable,
-    /// When this search stops.
-    pub stop: StopCheck<'a>,
+    /// How many nodes this thread may search; its count, published.
+    pub budget: NodeBudget<'a>,
+    /// The search's clock: every thread reads its deadline.
+    pub clock: &'a Clock,
+    /// Whether this thread keeps the clock (the main thread of the leader):
+    /// it follows `ponderhit`.
+    pub keeps_clock: bool,
+    /// The stop flag, which a reached limit sets for every thread.
+    pub signals: &'a Signals,
     /// The Syzygy tables (none loaded: every probe is `None`).
     pub tb: &'a crate::tablebase::Tablebase,
     /// This thread's counts (its tablebase hits are counted there).
@@ -79,6 +88,36 @@ pub(crate) struct SearchContext<'a> {
     pub current_move: Option<crate::report::CurrentMoveReports<'a>>,
     /// Where deep stores go to be shared with other ranks (`None` outside a cluster).
     pub share: Option<Share<'a>>,
+}
+
+impl SearchContext<'_> {
+    /// Called before each node: `true` means stop now. Otherwise the node is
+    /// counted in `nodes`, and every [`CHECK_INTERVAL`] nodes the limits that
+    /// are not checked at every node are (see `budget.rs`).
+    #[inline(always)]
+    pub fn enter_node(&self, nodes: &mut u64) -> bool {
+        if self.budget.enter_node(nodes) {
+            return true;
+        }
+        if nodes.is_multiple_of(CHECK_INTERVAL) {
+            self.every_check_interval(*nodes);
+        }
+        false
+    }
+
+    /// The periodic check, having searched `nodes`: the budget's part (publish
+    /// the count, the cluster's exchange, the total of `go nodes`), then the
+    /// clock's (the main thread follows a `ponderhit`; every thread reads the
+    /// deadline). A limit reached stops every thread at its next node.
+    fn every_check_interval(&self, nodes: u64) {
+        let spent = self.budget.check(nodes);
+        if self.keeps_clock {
+            self.clock.follow_ponderhit(self.signals);
+        }
+        if spent || self.clock.out_of_time() {
+            self.signals.stop_threads();
+        }
+    }
 }
 
 /// A search thread's way of offering its deep stores to the other ranks of a cluster.
@@ -349,7 +388,7 @@ impl Worker {
     /// Decides whether to stop and, if not, counts the node about to be searched.
     #[inline(always)]
     fn visit(&mut self, ctx: &SearchContext) -> bool {
-        let stop = ctx.stop.enter_node(&mut self.nodes);
+        let stop = ctx.enter_node(&mut self.nodes);
         if stop {
             self.stopped = true;
         }
