@@ -9,16 +9,16 @@
 //! |---|---|---|
 //! | the stop flag (`stop`, `quit`, another thread reached a limit) | every node | every thread (the main thread from its second iteration) |
 //! | `go nodes N`, one thread | every node (exact: at most N nodes) | the main thread |
-//! | `go nodes N`, several threads: the total of all threads | every [`CHECK_INTERVAL`] nodes | every thread |
+//! | `go nodes N`, several threads (or ranks): the search's total | every [`CHECK_INTERVAL`] nodes | every thread |
 //! | the clock's hard limit (the deadline; not while pondering) | every [`CHECK_INTERVAL`] nodes | every thread ([`Clock::out_of_time`](crate::time::Clock::out_of_time)) |
 //! | the clock's soft limit, `go mate`, the soft node limit | after each iteration | the main thread (`deepening.rs`) |
 //!
 //! Every [`CHECK_INTERVAL`] nodes a thread does, in this order, each as a call of
-//! its own: it publishes its node count ([`NodeCounts::publish`]); thread 0 of a
+//! its own: it publishes its node count ([`NodeBudget::publish`]); thread 0 of a
 //! cluster rank exchanges with the other ranks ([`Exchange::exchange`]); under
-//! `go nodes` with several threads it reads the total ([`NodeBudget::check`]);
-//! then the clock's part: the main thread follows a `ponderhit`, and every
-//! thread reads the deadline.
+//! `go nodes` with several threads it compares the total with the limit
+//! ([`NodeBudget::check`]); then the clock's part: the main thread follows a
+//! `ponderhit`, and every thread reads the deadline.
 //!
 //! The main thread finishes its first iteration whatever the flag says (depth
 //! 1 takes well under a millisecond), so a `stop` right after `go`, or a clock
@@ -30,20 +30,20 @@
 //! best move is still held back while `go infinite` or `go ponder` holds, and
 //! until the clock's earliest answer (`Clock::wait_to_answer`).
 //!
-//! Under `go nodes N` with several threads, a thread does not sum the others'
-//! counts (with N threads that would be N reads of N lines per check, N² in
-//! all): at each check it adds the [`CHECK_INTERVAL`] nodes it has just searched
-//! to one shared total ([`NodeCounts::spend`], one `fetch_add`) and stops the search
-//! when that total reaches N. The total counts every finished chunk of every
-//! thread exactly once, so the search stops after at least N nodes, and the
-//! chunks the other threads have begun add less than [`CHECK_INTERVAL`] nodes
-//! each: between N and N + threads × [`CHECK_INTERVAL`] (plus the node or two a
-//! running thread searches before the stop flag reaches it). In a cluster the
-//! totals include the other ranks' nodes, as last heard, so even a lone thread
-//! checks the total every [`CHECK_INTERVAL`] nodes.
+//! A thread's count is its worker's (`Worker::nodes`); publishing it adds what
+//! the thread searched since it last published to the search's one total
+//! ([`Counters::add`], one `fetch_add`), so no thread sums the others' counts.
+//! Under `go nodes N` with several threads, a thread stops the search when, at
+//! its check, that total reaches N. The total counts every published node of
+//! every thread exactly once, so the search stops after at least N nodes, and
+//! the other threads have searched less than [`CHECK_INTERVAL`] nodes each that
+//! the total does not hold yet: between N and N + threads × [`CHECK_INTERVAL`]
+//! (plus the node or two a running thread searches before the stop flag
+//! reaches it). In a cluster the total includes the other ranks' nodes, as last
+//! heard, so even a lone thread checks the total every [`CHECK_INTERVAL`] nodes.
 
 use crate::cluster::Exchange;
-use crate::counters::NodeCounts;
+use crate::counters::Counters;
 use crate::limits::SearchLimits;
 use crate::signals::Signals;
 use std::cell::Cell;
@@ -55,12 +55,14 @@ pub(crate) const CHECK_INTERVAL: u64 = 1024;
 /// One thread's node budget for one search (see the module documentation).
 pub(crate) struct NodeBudget<'a> {
     signals: &'a Signals,
-    /// This thread's node counts and the totals.
-    nodes: NodeCounts<'a>,
+    /// The search's counts: the node total this thread publishes to.
+    counters: &'a Counters,
+    /// This thread's count as last published (added to the total).
+    published: Cell<u64>,
     /// `go nodes` when this thread searches alone: checked at every node.
     exact_node_limit: Option<u64>,
-    /// `go nodes` with several threads (or ranks): their total (the chunks
-    /// spent), checked every [`CHECK_INTERVAL`] nodes.
+    /// `go nodes` with several threads (or ranks): the search's total,
+    /// checked every [`CHECK_INTERVAL`] nodes.
     total_node_limit: Option<u64>,
     /// Thread 0's exchange with the other ranks, in a cluster.
     exchange: Option<Exchange<'a>>,
@@ -70,16 +72,17 @@ pub(crate) struct NodeBudget<'a> {
 }
 
 impl<'a> NodeBudget<'a> {
-    /// The budget of the thread that counts in `nodes`, under `limits`.
+    /// The budget of a thread that publishes to `counters`, under `limits`.
     pub fn new(
         signals: &'a Signals,
-        nodes: NodeCounts<'a>,
+        counters: &'a Counters,
         limits: &SearchLimits,
     ) -> NodeBudget<'a> {
-        let alone = nodes.threads() == 1 && !nodes.in_cluster();
+        let alone = counters.len() == 1;
         NodeBudget {
             signals,
-            nodes,
+            counters,
+            published: Cell::new(0),
             exact_node_limit: if alone { limits.nodes } else { None },
             total_node_limit: if alone { None } else { limits.nodes },
             exchange: None,
@@ -95,9 +98,20 @@ impl<'a> NodeBudget<'a> {
     }
 
     /// Thread 0 of a cluster rank: its periodic check also makes the `exchange`
-    /// with the other ranks.
+    /// with the other ranks, and `go nodes` counts the total of every rank.
     pub fn with_exchange(self, exchange: Exchange<'a>) -> NodeBudget<'a> {
-        NodeBudget { exchange: Some(exchange), ..self }
+        let total_node_limit = self.total_node_limit.or(self.exact_node_limit);
+        NodeBudget { exchange: Some(exchange), exact_node_limit: None, total_node_limit, ..self }
+    }
+
+    /// Publishes this thread's count, `nodes`: what it searched since it last
+    /// did goes to the search's total.
+    pub fn publish(&self, nodes: u64) {
+        let new = nodes.saturating_sub(self.published.get());
+        if new > 0 {
+            self.counters.add(new);
+            self.published.set(nodes);
+        }
     }
 
     /// Called before each node: `true` means stop now. Otherwise the node is
@@ -119,14 +133,14 @@ impl<'a> NodeBudget<'a> {
 
     /// The budget's part of the periodic check, having searched `nodes`, one
     /// step each: publish the count, make the cluster's exchange (thread 0 of a
-    /// rank), then spend a chunk of `go nodes` with several threads. Returns
-    /// whether the total reached the limit.
+    /// rank), then compare the total with `go nodes` (several threads or
+    /// ranks). Returns whether the total reached the limit.
     pub fn check(&self, nodes: u64) -> bool {
-        self.nodes.publish(nodes);
+        self.publish(nodes);
         if let Some(exchange) = &self.exchange {
-            exchange.exchange(&self.nodes);
+            exchange.exchange(self.counters);
         }
-        self.total_node_limit.is_some_and(|n| self.nodes.spend(CHECK_INTERVAL) >= n)
+        self.total_node_limit.is_some_and(|n| self.counters.total() >= n)
     }
 
     /// The main thread's first iteration is over: from now on the stop flag
@@ -139,20 +153,18 @@ impl<'a> NodeBudget<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::counters::Counters;
 
     fn counters(n: usize) -> Counters {
         Counters::new(n)
     }
 
-    /// Thread `me`'s budget, counting in `counters`.
+    /// A thread's budget, publishing to `counters`.
     fn check<'a>(
         signals: &'a Signals,
         counters: &'a Counters,
-        me: usize,
         limits: &'a SearchLimits,
     ) -> NodeBudget<'a> {
-        NodeBudget::new(signals, NodeCounts::new(counters, me), limits)
+        NodeBudget::new(signals, counters, limits)
     }
 
     /// Enters a node as the search does (with the budget's part of the
@@ -179,7 +191,7 @@ mod tests {
         let signals = Signals::new();
         let counters = counters(1);
         let limits = SearchLimits { nodes: Some(3000), ..SearchLimits::default() };
-        let check = check(&signals, &counters, 0, &limits);
+        let check = check(&signals, &counters, &limits);
         assert_eq!(run(&check, 10_000), 3000);
         assert!(signals.is_stopped());
     }
@@ -189,12 +201,12 @@ mod tests {
         let signals = Signals::new();
         let counters = counters(1);
         let limits = SearchLimits::default();
-        let main = check(&signals, &counters, 0, &limits).finishing_first_iteration();
+        let main = check(&signals, &counters, &limits).finishing_first_iteration();
         signals.interrupt();
         assert_eq!(run(&main, 3 * CHECK_INTERVAL), 3 * CHECK_INTERVAL, "depth 1 was cut short");
         main.first_iteration_done();
         assert_eq!(run(&main, 3 * CHECK_INTERVAL), 0, "the second iteration ignored the stop");
-        let helper = check(&signals, &counters, 0, &limits);
+        let helper = check(&signals, &counters, &limits);
         assert_eq!(run(&helper, 3 * CHECK_INTERVAL), 0, "a helper waited for its first iteration");
     }
 
@@ -203,11 +215,10 @@ mod tests {
         let signals = Signals::new();
         let counters = counters(2);
         let limits = SearchLimits { nodes: Some(5000), ..SearchLimits::default() };
-        let helper = check(&signals, &counters, 1, &limits);
-        // The other thread has spent three chunks (3072 nodes): this one stops at
-        // its first check past a total of 5000 (3072 + 1024 is not enough, 3072 +
-        // 2048 is).
-        counters.spend(3 * CHECK_INTERVAL);
+        let helper = check(&signals, &counters, &limits);
+        // The other thread has published 3072 nodes: this one stops at its first
+        // check past a total of 5000 (3072 + 1024 is not enough, 3072 + 2048 is).
+        counters.add(3 * CHECK_INTERVAL);
         assert_eq!(run(&helper, 10_000), 2 * CHECK_INTERVAL);
         assert!(signals.is_stopped());
     }
@@ -223,11 +234,11 @@ mod tests {
             let start = std::sync::Barrier::new(THREADS);
             let total: u64 = std::thread::scope(|s| {
                 let threads: Vec<_> = (0..THREADS)
-                    .map(|me| {
+                    .map(|_| {
                         let (signals, counters, limits) = (&signals, &counters, &limits);
                         let start = &start;
                         s.spawn(move || {
-                            let check = check(signals, counters, me, limits);
+                            let check = check(signals, counters, limits);
                             start.wait();
                             // Some work per node, as a search does, so that the
                             // threads' time slices interleave through the search.

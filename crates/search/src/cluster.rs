@@ -19,7 +19,7 @@
 //! output) until the leader's stop, then their lines go to the leader's vote.
 
 use crate::choice::ThreadResult;
-use crate::counters::NodeCounts;
+use crate::counters::Counters;
 use std::time::Duration;
 use tt::{Record, TranspositionTable};
 
@@ -102,8 +102,9 @@ impl<'a> Exchange<'a> {
     }
 
     /// Polls the other ranks ([`Cluster::poll`]): entries are exchanged when an
-    /// exchange is due, and the other ranks' nodes, as last heard, go to `nodes`.
-    pub fn exchange(&self, nodes: &NodeCounts) {
-        nodes.heard_from_other_ranks(self.cluster.poll(self.tt, nodes.local()));
+    /// exchange is due, and the other ranks' nodes, as last heard, go into the
+    /// search's total in `counters`.
+    pub fn exchange(&self, counters: &Counters) {
+        counters.heard_from_other_ranks(self.cluster.poll(self.tt, counters.local()));
     }
 }

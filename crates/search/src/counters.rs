@@ -1,18 +1,20 @@
-//! What the search threads count, and the totals.
+//! What the search threads count: each thread's tablebase hits, and one node
+//! total for the search.
 //!
-//! Each thread writes only its own [`ThreadCounts`], on a cache line of its own,
-//! with plain stores; whoever wants a total (the reports, the stopping rules)
-//! reads every thread's line and sums. So counting never makes two threads
-//! write one line, with one exception, under `go nodes` with several threads:
-//! the nodes are claimed from one shared total, a chunk of
-//! [`CHECK_INTERVAL`](crate::budget::CHECK_INTERVAL) nodes at a time
-//! ([`Counters::spend`]), one read-modify-write per thread per chunk (see
-//! `budget.rs`).
+//! A thread counts its nodes in its own worker (`Worker::nodes`, a plain
+//! integer) and publishes them ([`NodeBudget::publish`](crate::budget::NodeBudget::publish),
+//! every [`CHECK_INTERVAL`](crate::budget::CHECK_INTERVAL) nodes, after each
+//! iteration and at the end) by adding what it searched since it last did to
+//! [`Counters::total`]: one `fetch_add` on a shared line per thread per 1024
+//! nodes or so. So the total is one read for whoever wants it (the reports, the
+//! node limits), whatever the number of threads, and in a cluster it holds the
+//! other ranks' nodes too, as last heard ([`Counters::heard_from_other_ranks`]).
 //!
-//! [`NodeCounts`] is one thread's view of the node counts of a search: where it
-//! publishes its own count, and the totals it reads, which in a cluster include
-//! the other ranks' nodes as last heard. The reports and `go nodes` read it; the
-//! stop rules only consult it.
+//! The tablebase hits are counted at each hit, so each thread counts its own on
+//! a cache line of its own ([`ThreadCounts`]), with plain stores, and the
+//! reports sum them.
+//!
+//! Everything here is zeroed in one place, before each search ([`Counters::reset`]).
 
 use crossbeam_utils::CachePadded;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -20,19 +22,11 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 /// One thread's counts. Only that thread writes them.
 #[derive(Debug, Default)]
 pub(crate) struct ThreadCounts {
-    /// Nodes searched in this `go`, as last published (every
-    /// `CHECK_INTERVAL` nodes, after each iteration, and at the end).
-    nodes: AtomicU64,
     /// Tablebase probes inside the search that answered, counted at each.
     tb_hits: AtomicU64,
 }
 
 impl ThreadCounts {
-    /// Publishes this thread's node count.
-    pub fn publish_nodes(&self, nodes: u64) {
-        self.nodes.store(nodes, Relaxed);
-    }
-
     /// Counts one tablebase hit. Only the owning thread writes the count, so a
     /// load and a store do what a locked `fetch_add` would, without the lock.
     pub fn tb_hit(&self) {
@@ -40,13 +34,16 @@ impl ThreadCounts {
     }
 }
 
-/// Every thread's counts, and the node budget of `go nodes`.
+/// Every thread's counts, and the search's node total.
 #[derive(Debug)]
 pub(crate) struct Counters {
     threads: Box<[CachePadded<ThreadCounts>]>,
-    /// Under `go nodes` with several threads: the nodes every thread has
-    /// searched, in whole chunks, all threads together.
-    spent: CachePadded<AtomicU64>,
+    /// The nodes of this search: every thread's, as last published, and in a
+    /// cluster the other ranks', as last heard.
+    total: CachePadded<AtomicU64>,
+    /// The other ranks' nodes as last heard, already in `total` (a cluster
+    /// only): written and read by thread 0 alone, which keeps the total in step.
+    remote: AtomicU64,
 }
 
 impl Counters {
@@ -54,7 +51,8 @@ impl Counters {
     pub fn new(threads: usize) -> Counters {
         Counters {
             threads: (0..threads).map(|_| CachePadded::new(ThreadCounts::default())).collect(),
-            spent: CachePadded::new(AtomicU64::new(0)),
+            total: CachePadded::new(AtomicU64::new(0)),
+            remote: AtomicU64::new(0),
         }
     }
 
@@ -71,104 +69,45 @@ impl Counters {
     /// Before a search (no thread is counting): everything back to zero.
     pub fn reset(&self) {
         for t in &*self.threads {
-            t.nodes.store(0, Relaxed);
             t.tb_hits.store(0, Relaxed);
         }
-        self.spent.store(0, Relaxed);
+        self.total.store(0, Relaxed);
+        self.remote.store(0, Relaxed);
     }
 
-    /// The nodes of every thread, as last published.
-    pub fn nodes(&self) -> u64 {
-        self.threads.iter().map(|t| t.nodes.load(Relaxed)).sum()
+    /// Adds `nodes` a thread has searched since it last published, and returns
+    /// the total with them.
+    pub fn add(&self, nodes: u64) -> u64 {
+        self.total.fetch_add(nodes, Relaxed).wrapping_add(nodes)
+    }
+
+    /// The nodes of this search: every thread's as last published, and in a
+    /// cluster the other ranks' as last heard.
+    pub fn total(&self) -> u64 {
+        self.total.load(Relaxed)
+    }
+
+    /// The nodes of this process's threads, as last published (thread 0 only,
+    /// which alone hears the other ranks).
+    pub fn local(&self) -> u64 {
+        self.total().saturating_sub(self.remote.load(Relaxed))
+    }
+
+    /// Thread 0: the other ranks have searched `nodes` in this search, as a
+    /// cluster exchange (or the end of the search) just heard; the total takes
+    /// the difference. Nothing is written when the figure did not change, so
+    /// that the readers' copies of the total stay valid between exchanges.
+    pub fn heard_from_other_ranks(&self, nodes: u64) {
+        let last = self.remote.load(Relaxed);
+        if last != nodes {
+            self.remote.store(nodes, Relaxed);
+            self.add(nodes.wrapping_sub(last));
+        }
     }
 
     /// The tablebase hits of every thread.
     pub fn tb_hits(&self) -> u64 {
         self.threads.iter().map(|t| t.tb_hits.load(Relaxed)).sum()
-    }
-
-    /// Adds a chunk of `nodes` one thread has searched to the shared total, and
-    /// returns the total with it: the chunks of all threads, each counted once.
-    pub fn spend(&self, nodes: u64) -> u64 {
-        self.spent.fetch_add(nodes, Relaxed) + nodes
-    }
-}
-
-/// One thread's view of the node counts of a search (see the module
-/// documentation): a thread, the counts of its process, and in a cluster the
-/// other ranks' nodes.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct NodeCounts<'a> {
-    counters: &'a Counters,
-    /// The thread whose count [`NodeCounts::publish`] writes.
-    me: usize,
-    /// The other ranks' nodes in this search, as last heard (a cluster only).
-    remote: Option<&'a AtomicU64>,
-}
-
-impl<'a> NodeCounts<'a> {
-    /// Thread `me`'s view of `counters`, for a process searching alone.
-    pub fn new(counters: &'a Counters, me: usize) -> NodeCounts<'a> {
-        NodeCounts { counters, me, remote: None }
-    }
-
-    /// The same view in a cluster: the totals include the other ranks' nodes,
-    /// as last heard in `remote` (written by [`NodeCounts::heard_from_other_ranks`]).
-    pub fn with_other_ranks(self, remote: &'a AtomicU64) -> NodeCounts<'a> {
-        NodeCounts { remote: Some(remote), ..self }
-    }
-
-    /// Whether the totals count other ranks too.
-    pub fn in_cluster(&self) -> bool {
-        self.remote.is_some()
-    }
-
-    /// How many threads of this process count.
-    pub fn threads(&self) -> usize {
-        self.counters.len()
-    }
-
-    /// Publishes this thread's node count (for reports and the node limits).
-    pub fn publish(&self, nodes: u64) {
-        self.counters.thread(self.me).publish_nodes(nodes);
-    }
-
-    /// The nodes of all threads (of every rank, in a cluster), as last published.
-    pub fn total(&self) -> u64 {
-        self.local() + self.remote()
-    }
-
-    /// The nodes of this process's threads, as last published.
-    pub fn local(&self) -> u64 {
-        self.counters.nodes()
-    }
-
-    /// The other ranks' nodes in this search, as last heard (0 outside a cluster).
-    pub fn remote(&self) -> u64 {
-        self.remote.map_or(0, |r| r.load(Relaxed))
-    }
-
-    /// Records the other ranks' nodes, as a cluster exchange just heard them
-    /// (ignored outside a cluster). The line is written only when the figure
-    /// changed, so that the readers' copies stay valid between exchanges.
-    pub fn heard_from_other_ranks(&self, nodes: u64) {
-        if let Some(remote) = self.remote
-            && remote.load(Relaxed) != nodes
-        {
-            remote.store(nodes, Relaxed);
-        }
-    }
-
-    /// Under `go nodes` with several threads (or ranks): adds the `chunk` this
-    /// thread has just searched to the shared total and returns what all have
-    /// spent, the other ranks' nodes included.
-    pub fn spend(&self, chunk: u64) -> u64 {
-        self.counters.spend(chunk) + self.remote()
-    }
-
-    /// The tablebase hits of every thread of this process.
-    pub fn tb_hits(&self) -> u64 {
-        self.counters.tb_hits()
     }
 }
 
@@ -177,18 +116,23 @@ mod tests {
     use super::*;
 
     #[test]
-    fn totals_sum_every_thread_and_reset_clears_them() {
+    fn the_total_counts_every_thread_and_rank_and_reset_clears_it() {
         let counters = Counters::new(3);
-        counters.thread(0).publish_nodes(1024);
-        counters.thread(2).publish_nodes(2048);
+        assert_eq!((counters.add(1024), counters.add(2048)), (1024, 3072));
         for _ in 0..5 {
             counters.thread(1).tb_hit();
         }
         counters.thread(2).tb_hit();
-        assert_eq!((counters.nodes(), counters.tb_hits()), (3072, 6));
-        assert_eq!((counters.spend(1024), counters.spend(1024)), (1024, 2048));
+        assert_eq!((counters.total(), counters.tb_hits()), (3072, 6));
+        counters.heard_from_other_ranks(1000);
+        assert_eq!((counters.total(), counters.local()), (4072, 3072));
+        counters.heard_from_other_ranks(1500);
+        counters.heard_from_other_ranks(1500);
+        assert_eq!((counters.total(), counters.local()), (4572, 3072));
+        counters.heard_from_other_ranks(1200);
+        assert_eq!((counters.total(), counters.local()), (4272, 3072), "a lower final count");
         counters.reset();
-        assert_eq!((counters.nodes(), counters.tb_hits(), counters.spend(1)), (0, 0, 1));
+        assert_eq!((counters.total(), counters.local(), counters.tb_hits()), (0, 0, 0));
     }
 
     #[test]
@@ -196,22 +140,5 @@ mod tests {
         let counters = Counters::new(2);
         let (a, b) = (counters.thread(0) as *const _ as usize, counters.thread(1) as *const _);
         assert!(b as usize - a >= 64, "two threads' counts share a cache line");
-    }
-
-    #[test]
-    fn a_view_publishes_its_own_count_and_reads_every_rank() {
-        let counters = Counters::new(2);
-        let remote = AtomicU64::new(0);
-        let alone = NodeCounts::new(&counters, 1);
-        let clustered = NodeCounts::new(&counters, 0).with_other_ranks(&remote);
-        alone.publish(100);
-        clustered.publish(50);
-        assert_eq!((alone.total(), alone.remote(), alone.in_cluster()), (150, 0, false));
-        clustered.heard_from_other_ranks(1000);
-        alone.heard_from_other_ranks(7);
-        assert_eq!((clustered.local(), clustered.total()), (150, 1150));
-        assert_eq!(alone.total(), 150, "a view outside the cluster heard other ranks");
-        assert_eq!(clustered.spend(1024), 2024);
-        assert_eq!(alone.spend(1024), 2048);
     }
 }

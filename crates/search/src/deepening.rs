@@ -5,9 +5,8 @@
 
 use crate::budget::NodeBudget;
 use crate::choice::{BestMoveChoice, ThreadResult, choose};
-use crate::cluster::{Cluster, Exchange, Remote};
+use crate::cluster::{Exchange, Remote};
 use crate::control::Search;
-use crate::counters::{Counters, NodeCounts};
 use crate::limits::SearchJob;
 use crate::params::{
     MAX_ITERATION_DEPTH, cluster_wait_divisor, helper_skip_min_depth, helper_skip_period,
@@ -20,17 +19,6 @@ use crate::time::{IterationTimes, Stability, fail_low_scale, node_share_scale};
 use crate::worker::{SearchContext, Share, Worker};
 use board::Move;
 use tt::{Bound, MATE, MATE_BOUND};
-
-/// Thread `id`'s node counts: in a cluster the totals include the other ranks'.
-fn node_counts<'a>(
-    shared: &'a Shared,
-    counters: &'a Counters,
-    cluster: &dyn Cluster,
-    id: usize,
-) -> NodeCounts<'a> {
-    let nodes = NodeCounts::new(counters, id);
-    if cluster.ranks() == 1 { nodes } else { nodes.with_other_ranks(&shared.remote_nodes) }
-}
 
 /// Thread `id`'s search context, with its node `budget`: in a cluster its
 /// stores are offered to the other ranks, and thread 0 exchanges with them. The
@@ -74,8 +62,7 @@ pub(crate) fn main_search(shared: &Shared, worker: &mut Worker, search: &Search)
     cluster.begin();
     let root = *job.position.board();
     let limits = &job.limits;
-    let nodes = node_counts(shared, counters, cluster, 0);
-    let budget = NodeBudget::new(&shared.signals, nodes, limits).finishing_first_iteration();
+    let budget = NodeBudget::new(&shared.signals, counters, limits).finishing_first_iteration();
     let mut ctx = context(shared, search, budget, 0, true);
     ctx.current_move = Some(CurrentMoveReports::new(&*shared.reporter, root, job.start));
     prepare(shared, worker, search);
@@ -84,7 +71,7 @@ pub(crate) fn main_search(shared: &Shared, worker: &mut Worker, search: &Search)
         root,
         start: job.start,
         tt,
-        nodes,
+        counters,
         lines: job.multipv.clamp(1, worker.root.len().max(1)),
         tb,
     };
@@ -96,7 +83,7 @@ pub(crate) fn main_search(shared: &Shared, worker: &mut Worker, search: &Search)
     // `go infinite` and `go ponder` never end on their own: wait for `stop` or
     // `ponderhit`, stop the threads, and wait out the least time to answer.
     search.clock.wait_to_answer(&shared.signals);
-    nodes.publish(worker.nodes);
+    ctx.budget.publish(worker.nodes);
     // The move is announced without waiting for the helpers to wind down: a helper
     // publishes only completed iterations, so waiting adds nothing to the choice, and
     // with more threads than cores (or a loaded machine) a helper may not run again
@@ -109,10 +96,10 @@ pub(crate) fn main_search(shared: &Shared, worker: &mut Worker, search: &Search)
     let patience = search.clock.on_clock().then_some(job.move_overhead / cluster_wait_divisor());
     let remote = (cluster.ranks() > 1).then(|| {
         let lines = shared.results.lines();
-        cluster.finish(&lines, nodes.local(), patience)
+        cluster.finish(&lines, counters.local(), patience)
     });
     if let Some(r) = &remote {
-        shared.remote_nodes.store(r.nodes, std::sync::atomic::Ordering::Relaxed);
+        counters.heard_from_other_ranks(r.nodes);
     }
     announce(shared, worker, &reports, (interrupted, search.resources.choice), remote);
 }
@@ -144,8 +131,11 @@ fn deepen(
     let mut previous_pv = Vec::new();
     for depth in 1..=max_depth {
         let on_fail = |w: &Worker, multipv, score, bound| {
-            let line = || w.root_line(fail_pv(w.root_pv(), &previous_pv));
-            reports.aspiration_fail(w.progress(), (depth, multipv), score, bound, line);
+            if reports.aspiration_fail_due() {
+                ctx.budget.publish(w.nodes);
+                let line = w.root_line(fail_pv(w.root_pv(), &previous_pv));
+                reports.line(w.progress(), depth, multipv, score, bound, line);
+            }
         };
         let searched = worker.search_lines(ctx, depth, reports.lines, on_fail);
         ctx.budget.first_iteration_done();
@@ -161,7 +151,7 @@ fn deepen(
             }
             break;
         };
-        reports.nodes.publish(worker.nodes);
+        ctx.budget.publish(worker.nodes);
         for (i, line) in lines.iter().enumerate() {
             let report = worker.root_line(line.pv.clone());
             let progress = worker.line_progress(line.pv.first().copied());
@@ -215,7 +205,7 @@ fn stop_deepening(
     let mate_found =
         limits.mate.is_some_and(|m| score >= MATE_BOUND && MATE - score <= 2 * m as i32);
     let soft_time = !ctx.signals.is_held() && ctx.clock.soft_expired(scale, next);
-    let soft_nodes = limits.soft_nodes.is_some_and(|n| reports.nodes.total().max(nodes) >= n);
+    let soft_nodes = limits.soft_nodes.is_some_and(|n| reports.counters.total().max(nodes) >= n);
     mate_found || soft_time || soft_nodes
 }
 
@@ -276,7 +266,7 @@ fn announce(
         ponder,
         score: chosen.score,
         depth: chosen.completed_depth(),
-        nodes: reports.nodes.total(),
+        nodes: reports.counters.total(),
         elapsed: reports.start.elapsed(),
     };
     shared.results.set_outcome(Some(outcome.clone()));
@@ -299,8 +289,7 @@ pub(crate) fn helper_search(shared: &Shared, worker: &mut Worker, search: &Searc
     let counters = &*search.resources.counters;
     let cluster = &*search.resources.cluster;
     let lane = cluster.rank() * counters.len() + id;
-    let nodes = node_counts(shared, counters, cluster, id);
-    let budget = NodeBudget::new(&shared.signals, nodes, &job.limits);
+    let budget = NodeBudget::new(&shared.signals, counters, &job.limits);
     let ctx = context(shared, search, budget, id, false);
     prepare(shared, worker, search);
     // Under `go depth N` a helper keeps searching past N until the main thread stops
@@ -320,7 +309,7 @@ pub(crate) fn helper_search(shared: &Shared, worker: &mut Worker, search: &Searc
         }
         depth += if skips_next_depth(lane, depth) { 2 } else { 1 };
     }
-    nodes.publish(worker.nodes);
+    ctx.budget.publish(worker.nodes);
 }
 
 /// Thread 0 of a rank that follows the leader of a cluster: it searches like a
@@ -332,5 +321,5 @@ pub(crate) fn follower_search(shared: &Shared, worker: &mut Worker, search: &Sea
     cluster.begin();
     helper_search(shared, worker, search, 0);
     let lines = shared.results.lines();
-    cluster.finish(&lines, search.resources.counters.nodes(), None);
+    cluster.finish(&lines, search.resources.counters.local(), None);
 }

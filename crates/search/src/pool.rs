@@ -52,10 +52,9 @@ use crate::sync::MutexGuard;
 use crate::tablebase::TablebaseOptions;
 use crate::time::Clock;
 use crate::worker::Worker;
-use crossbeam_utils::CachePadded;
 use std::fmt;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::thread::JoinHandle;
 use syzygy::{LoadError, LoadReport};
 use tt::TranspositionTable;
@@ -130,7 +129,6 @@ impl ThreadPool {
             results: Results::default(),
             numa: NumaNodes::default(),
             reporter,
-            remote_nodes: CachePadded::new(AtomicU64::new(0)),
         });
         let handles = spawn(&shared, threads.max(1))?;
         let mut pool = ThreadPool { shared, handles: Vec::new() };
@@ -196,7 +194,6 @@ impl ThreadPool {
         let clock = Clock::new(&job.limits, board, job.move_overhead, job.start, lead);
         self.shared.signals.arm(job.limits.infinite || job.limits.ponder);
         c.resources.counters.reset();
-        self.shared.remote_nodes.store(0, Ordering::Relaxed);
         self.shared.results.reset(self.handles.len());
         let tt = c.resources.tt_mut();
         tt.set_replacement(params::replacement());

@@ -1,7 +1,7 @@
 //! What the search tells the outside world. The search never prints: the UCI
 //! layer implements [`Reporter`] and formats the lines.
 
-use crate::counters::NodeCounts;
+use crate::counters::Counters;
 use crate::tablebase::{Tablebase, TbVerdict};
 use crate::wdl::{self, WdlPerMille};
 use board::{Board, Move};
@@ -158,8 +158,8 @@ pub(crate) struct Reports<'a> {
     pub root: Board,
     pub start: Instant,
     pub tt: &'a TranspositionTable,
-    /// The main thread's node counts: the totals a line shows (nodes, tablebase hits).
-    pub nodes: NodeCounts<'a>,
+    /// The search's counts: the totals a line shows (nodes, tablebase hits).
+    pub counters: &'a Counters,
     /// How many principal variations the search reports (MultiPV).
     pub lines: usize,
     /// The tables (their root probes count as hits).
@@ -189,29 +189,18 @@ impl Reports<'_> {
             score,
             wdl,
             bound,
-            nodes: self.nodes.total().max(progress.nodes),
+            nodes: self.counters.total().max(progress.nodes),
             elapsed: self.start.elapsed(),
             hashfull: self.tt.hashfull(),
-            tbhits: self.tb.root_probes() + self.nodes.tb_hits(),
+            tbhits: self.tb.root_probes() + self.counters.tb_hits(),
             pv: line.pv,
         });
     }
 
-    /// An aspiration window failed high or low (`bound`) on line `multipv`,
-    /// whose report `line` gives (see [`fail_pv`]): reported when due (see
-    /// [`FAIL_REPORT_DELAY`]).
-    pub fn aspiration_fail(
-        &self,
-        progress: Progress,
-        (depth, multipv): (i32, usize),
-        score: i32,
-        bound: Bound,
-        line: impl FnOnce() -> RootLine,
-    ) {
-        if self.start.elapsed() > FAIL_REPORT_DELAY && self.lines == 1 {
-            self.nodes.publish(progress.nodes);
-            self.line(progress, depth, multipv, score, bound, line());
-        }
+    /// Whether an aspiration window that failed high or low is reported (with
+    /// the line [`fail_pv`] gives): after [`FAIL_REPORT_DELAY`], with one line.
+    pub fn aspiration_fail_due(&self) -> bool {
+        self.start.elapsed() > FAIL_REPORT_DELAY && self.lines == 1
     }
 }
 

@@ -8,7 +8,9 @@
 //! | [`Results`] | each thread's latest line and the last search's outcome | once per completed iteration, and at the end |
 //! | [`NumaNodes`] (`numa.rs`) | the pinning policy, where each thread went, each node's copy of the network | when threads start, and by pinned threads when the network changes |
 //! | the reporter | where the main thread's lines go | never |
-//! | the other ranks' nodes | in a cluster, as last heard | never: an atomic |
+//!
+//! The node counts and the clock of a search are not here but in its command
+//! (`Resources::counters`, `Search::clock` in `control.rs`).
 
 use crate::choice::ThreadResult;
 use crate::control::Commands;
@@ -16,9 +18,7 @@ use crate::numa::NumaNodes;
 use crate::report::{Reporter, SearchOutcome};
 use crate::signals::Signals;
 use crate::sync::Mutex;
-use crossbeam_utils::CachePadded;
 use std::sync::Arc;
-use std::sync::atomic::AtomicU64;
 
 /// What the pool's threads share (see the module documentation).
 pub(crate) struct Shared {
@@ -32,8 +32,6 @@ pub(crate) struct Shared {
     pub numa: NumaNodes,
     /// Receives the main thread's reports.
     pub reporter: Arc<dyn Reporter>,
-    /// The other ranks' nodes in the current search, as last heard (in a cluster).
-    pub remote_nodes: CachePadded<AtomicU64>,
 }
 
 /// What the threads found: each thread's latest line (see [`ThreadResult`]),
