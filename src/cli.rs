@@ -1,5 +1,5 @@
 //! The command line, declared once: every subcommand with its arguments and
-//! what it does ([`COMMANDS`], which `tessera --help` lists and each command
+//! what it does ([`SUBCOMMANDS`], which `tessera --help` lists and each command
 //! repeats after an error), and the `--name value` flags of those that take
 //! flags ([`Flag`], from which both the parser and the usage line come); and
 //! how a command's output ends ([`print_lines`]).
@@ -25,7 +25,7 @@ pub enum Args {
 }
 
 /// One way to run the binary.
-pub struct Command {
+pub struct Subcommand {
     /// The first argument (`""`: none, or UCI commands).
     pub name: &'static str,
     /// What follows it.
@@ -47,34 +47,42 @@ pub const DATAGEN_FLAGS: &[Flag] = &[
 ];
 
 /// Every subcommand, in the order `--help` lists them.
-pub const COMMANDS: &[Command] = &[
-    Command { name: "", args: Args::Words(""), what: "start the UCI loop" },
-    Command {
+pub const SUBCOMMANDS: &[Subcommand] = &[
+    Subcommand { name: "", args: Args::Words(""), what: "start the UCI loop" },
+    Subcommand {
         name: "bench",
         args: Args::Words("[depth 1..64] [threads 1..1024] [hash MB]"),
         what: "search the bench positions; ends with `N nodes M nps`",
     },
-    Command {
+    Subcommand {
         name: "perft",
         args: Args::Words("<depth 0..10> [fen]"),
         what: "count leaf nodes (divide)",
     },
-    Command { name: "datagen", args: Args::Flags(DATAGEN_FLAGS), what: "self-play training data" },
-    Command { name: "tune-spsa", args: Args::Words(""), what: "OpenBench SPSA input (tune build)" },
-    Command {
+    Subcommand {
+        name: "datagen",
+        args: Args::Flags(DATAGEN_FLAGS),
+        what: "self-play training data",
+    },
+    Subcommand {
+        name: "tune-spsa",
+        args: Args::Words(""),
+        what: "OpenBench SPSA input (tune build)",
+    },
+    Subcommand {
         name: "--version",
         args: Args::Words(""),
         what: "what this build is: commit, CPU, network, compiler",
     },
-    Command { name: "--help", args: Args::Words(""), what: "this list" },
-    Command {
+    Subcommand { name: "--help", args: Args::Words(""), what: "this list" },
+    Subcommand {
         name: "",
         args: Args::Words("\"<uci command>\" ..."),
         what: "run UCI commands in order, e.g. tessera \"genfens 10 seed 1 book None\" quit",
     },
 ];
 
-impl Command {
+impl Subcommand {
     /// `tessera <name> <args>`.
     pub fn synopsis(&self) -> String {
         let args = match &self.args {
@@ -95,14 +103,14 @@ impl Command {
 
 /// `usage: tessera <command> ...` for the subcommand `name`.
 pub fn usage(name: &str) -> String {
-    let command = COMMANDS.iter().find(|c| c.name == name);
-    format!("usage: {}", command.map_or_else(|| "tessera --help".into(), Command::synopsis))
+    let command = SUBCOMMANDS.iter().find(|c| c.name == name);
+    format!("usage: {}", command.map_or_else(|| "tessera --help".into(), Subcommand::synopsis))
 }
 
 /// The lines of `tessera --help`: each command's synopsis, then what it does.
 pub fn help() -> Vec<String> {
     let mut lines = vec!["usage:".to_string()];
-    for command in COMMANDS {
+    for command in SUBCOMMANDS {
         lines.push(format!("  {}", command.synopsis()));
         lines.push(format!("      {}", command.what));
     }
@@ -190,7 +198,7 @@ mod tests {
              [--openings PATH] [--random-plies R] [--dfrc PERCENT]"
         );
         let help = help();
-        assert_eq!(help.len(), 1 + 2 * COMMANDS.len());
+        assert_eq!(help.len(), 1 + 2 * SUBCOMMANDS.len());
         assert_eq!(help[1], "  tessera");
         assert!(help.iter().any(|l| l.contains(&usage("bench")["usage: ".len()..])));
     }

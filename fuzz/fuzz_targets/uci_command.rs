@@ -10,7 +10,7 @@ use board::{Board, Position};
 use libfuzzer_sys::fuzz_target;
 use tessera::uci::input::{Line, Lines};
 use tessera::uci::options::Settings;
-use tessera::uci::{Command, parse};
+use tessera::uci::{UciCommand, parse};
 
 fuzz_target!(|data: &[u8]| {
     let mut position = Position::new(Board::startpos());
@@ -18,9 +18,9 @@ fuzz_target!(|data: &[u8]| {
     for line in Lines::with_limit(data, 4096) {
         let Line::Text(text) = line else { continue };
         match parse(&text, &position, &settings) {
-            Ok(Command::Position(p)) => position = p,
-            Ok(Command::SetOption(s)) => settings = s,
-            Ok(Command::Go(go)) => {
+            Ok(UciCommand::Position(p)) => position = p,
+            Ok(UciCommand::SetOption(s)) => settings = s,
+            Ok(UciCommand::Go(go)) => {
                 let l = &go.limits;
                 assert!(l.depth.is_none_or(|d| (1..=256).contains(&d)), "{text:?}");
                 assert!(l.mate.is_none_or(|m| (1..=256).contains(&m)), "{text:?}");

@@ -1,4 +1,4 @@
-//! Parsing one line of UCI input into a [`Command`], fully validated against
+//! Parsing one line of UCI input into a [`UciCommand`], fully validated against
 //! the current position, so that applying a command cannot fail halfway.
 
 use super::go::{Go, parse_go};
@@ -10,7 +10,7 @@ use board::{Board, Position, STARTPOS_FEN};
 
 /// A parsed, valid UCI command.
 #[derive(Debug)]
-pub enum Command {
+pub enum UciCommand {
     /// A blank line.
     Empty,
     /// `uci`.
@@ -46,50 +46,50 @@ pub enum Command {
     Quit,
 }
 
-impl Command {
+impl UciCommand {
     /// Whether the command changes the engine's state (what a cluster's leader
     /// passes on to the other ranks): `position`, a search's `go`, `stop`,
     /// `ponderhit`, `setoption`, `ucinewgame` and `quit`.
     pub fn changes_state(&self) -> bool {
         #[cfg(feature = "tune")]
-        if let Command::SetTunable(..) = self {
+        if let UciCommand::SetTunable(..) = self {
             return true;
         }
         matches!(
             self,
-            Command::Position(_)
-                | Command::Go(_)
-                | Command::Stop
-                | Command::PonderHit
-                | Command::SetOption(_)
-                | Command::UciNewGame
-                | Command::Quit
+            UciCommand::Position(_)
+                | UciCommand::Go(_)
+                | UciCommand::Stop
+                | UciCommand::PonderHit
+                | UciCommand::SetOption(_)
+                | UciCommand::UciNewGame
+                | UciCommand::Quit
         )
     }
 }
 
 /// Parses one input line, given the current position and settings. Errors are
 /// messages for `info string error: ...`.
-pub fn parse(line: &str, current: &Position, settings: &Settings) -> Result<Command, String> {
+pub fn parse(line: &str, current: &Position, settings: &Settings) -> Result<UciCommand, String> {
     let chess960 = settings.chess960;
     let tokens: Vec<&str> = line.split_whitespace().collect();
-    let Some((&head, rest)) = tokens.split_first() else { return Ok(Command::Empty) };
+    let Some((&head, rest)) = tokens.split_first() else { return Ok(UciCommand::Empty) };
     match head {
-        "uci" => Ok(Command::Uci),
-        "isready" => Ok(Command::IsReady),
-        "ucinewgame" => Ok(Command::UciNewGame),
-        "quit" => Ok(Command::Quit),
-        "stop" => Ok(Command::Stop),
-        "ponderhit" => Ok(Command::PonderHit),
-        "d" => Ok(Command::Display),
-        "compiler" => Ok(Command::Compiler),
-        "genfens" => crate::genfens::parse(&rest.join(" ")).map(Command::Genfens),
-        "eval" => Ok(Command::Eval),
-        "position" => parse_position(rest, chess960).map(Command::Position),
+        "uci" => Ok(UciCommand::Uci),
+        "isready" => Ok(UciCommand::IsReady),
+        "ucinewgame" => Ok(UciCommand::UciNewGame),
+        "quit" => Ok(UciCommand::Quit),
+        "stop" => Ok(UciCommand::Stop),
+        "ponderhit" => Ok(UciCommand::PonderHit),
+        "d" => Ok(UciCommand::Display),
+        "compiler" => Ok(UciCommand::Compiler),
+        "genfens" => crate::genfens::parse(&rest.join(" ")).map(UciCommand::Genfens),
+        "eval" => Ok(UciCommand::Eval),
+        "position" => parse_position(rest, chess960).map(UciCommand::Position),
         "setoption" => parse_setoption(rest, settings),
         "go" => match rest.split_first() {
             Some((&"perft", depth)) => parse_perft(depth),
-            _ => Ok(Command::Go(parse_go(rest, current.board(), chess960))),
+            _ => Ok(UciCommand::Go(parse_go(rest, current.board(), chess960))),
         },
         other => Err(format!("unknown command '{other}'")),
     }
@@ -122,7 +122,7 @@ fn parse_position(tokens: &[&str], chess960: bool) -> Result<Position, String> {
     Ok(position)
 }
 
-fn parse_setoption(tokens: &[&str], settings: &Settings) -> Result<Command, String> {
+fn parse_setoption(tokens: &[&str], settings: &Settings) -> Result<UciCommand, String> {
     let Some((&"name", rest)) = tokens.split_first() else {
         return Err("setoption: expected 'setoption name <name> [value <value>]'".into());
     };
@@ -138,7 +138,7 @@ fn parse_setoption(tokens: &[&str], settings: &Settings) -> Result<Command, Stri
             .parse::<i32>()
             .ok()
             .filter(|v| (t.min..=t.max).contains(v))
-            .map(|v| Command::SetTunable(t.name, v))
+            .map(|v| UciCommand::SetTunable(t.name, v))
             .ok_or_else(|| {
                 let (min, max) = (i64::from(t.min), i64::from(t.max));
                 let got = text.to_string();
@@ -146,14 +146,14 @@ fn parse_setoption(tokens: &[&str], settings: &Settings) -> Result<Command, Stri
             });
     }
     parse_change(&name, value.as_deref(), settings)
-        .map(Command::SetOption)
+        .map(UciCommand::SetOption)
         .map_err(|e| format!("setoption: {e}"))
 }
 
-fn parse_perft(tokens: &[&str]) -> Result<Command, String> {
+fn parse_perft(tokens: &[&str]) -> Result<UciCommand, String> {
     match tokens {
         [depth] => match depth.parse::<u32>() {
-            Ok(d) if d <= MAX_PERFT_DEPTH => Ok(Command::Perft(d)),
+            Ok(d) if d <= MAX_PERFT_DEPTH => Ok(UciCommand::Perft(d)),
             _ => Err(format!("go perft: expected a depth from 0 to {MAX_PERFT_DEPTH}")),
         },
         _ => Err(format!("go perft: expected one depth from 0 to {MAX_PERFT_DEPTH}")),
@@ -170,7 +170,7 @@ mod tests {
         let (position, settings) = (Position::new(Board::startpos()), Settings::default());
         let parse = |line: &str| parse(line, &position, &settings);
         let set = parse("setoption name RFP_margin value 120");
-        assert!(matches!(set, Ok(Command::SetTunable("rfp_margin", 120))), "{set:?}");
+        assert!(matches!(set, Ok(UciCommand::SetTunable("rfp_margin", 120))), "{set:?}");
         assert!(parse("setoption name rfp_margin value 201").unwrap_err().contains("40 to 200"));
         assert!(parse("setoption name rfp_margin value x").is_err());
         assert!(parse("setoption name rfp_margin").is_err());

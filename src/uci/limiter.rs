@@ -10,7 +10,7 @@
 //! [`strength::limited`]), so the search holds its move back until then, and
 //! `stop`, `quit` or a new `go` release it at once, as they stop the search.
 
-use super::strength::{self, Candidate, Level};
+use super::strength::{self, Level, ReportedMove};
 use crate::rng::Rng;
 use search::{CurrentMove, Reporter, SearchInfo, SearchOutcome};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -25,7 +25,7 @@ struct Plan {
     /// How many lines the `info` output shows (`MultiPV`); the search runs more.
     shown: usize,
     /// The lines of the deepest completed iteration so far, best first.
-    lines: Vec<Candidate>,
+    lines: Vec<ReportedMove>,
     /// The depth of `lines`.
     depth: i32,
 }
@@ -84,7 +84,7 @@ impl Limiter {
         let Some(plan) = guard.as_mut() else { return true };
         let exact = info.pv.first().filter(|_| info.bound == Bound::Exact);
         if let Some(&mv) = exact {
-            let line = Candidate { mv, score: info.score, reply: info.pv.get(1).copied() };
+            let line = ReportedMove { mv, score: info.score, reply: info.pv.get(1).copied() };
             // An iteration reports its lines together, best first: line 1 starts a new list.
             if info.multipv == 1 {
                 plan.lines.clear();

@@ -38,7 +38,7 @@ mod tablebases;
 
 use crate::rng::Rng;
 use board::{Board, Position};
-pub use command::{Command, parse};
+pub use command::{UciCommand, parse};
 use input::{Line, Lines};
 use limiter::Limiter;
 use options::Settings;
@@ -217,8 +217,8 @@ impl Engine {
             self.cluster.forward(line.trim());
         }
         match command {
-            Command::Empty => {}
-            Command::Uci => {
+            UciCommand::Empty => {}
+            UciCommand::Uci => {
                 self.out.line(&format!("id name Tessera {}", crate::VERSION));
                 self.out.line("id author the Tessera developers");
                 for line in options::option_lines() {
@@ -228,21 +228,21 @@ impl Engine {
                 self.announce_hash();
                 self.out.line("uciok");
             }
-            Command::IsReady => self.out.line("readyok"),
-            Command::UciNewGame => {
+            UciCommand::IsReady => self.out.line("readyok"),
+            UciCommand::UciNewGame => {
                 self.stop_search();
                 self.pool.clear();
                 self.position = Position::new(Board::startpos());
             }
-            Command::Position(position) => self.position = position,
-            Command::SetOption(settings) => self.apply_settings(settings),
+            UciCommand::Position(position) => self.position = position,
+            UciCommand::SetOption(settings) => self.apply_settings(settings),
             #[cfg(feature = "tune")]
-            Command::SetTunable(name, value) => {
+            UciCommand::SetTunable(name, value) => {
                 if let Err(e) = search::params::set(name, value) {
                     self.error(&format!("setoption: {e}"));
                 }
             }
-            Command::Perft(depth) => {
+            UciCommand::Perft(depth) => {
                 self.stop_perft();
                 self.finish_search();
                 let board = *self.position.board();
@@ -251,7 +251,7 @@ impl Engine {
                     Err(e) => self.error(&format!("go perft: cannot start a thread: {e}")),
                 }
             }
-            Command::Go(go) => {
+            UciCommand::Go(go) => {
                 self.stop_perft();
                 if !go.ignored.is_empty() {
                     self.error(&format!("go: ignored {}", go.ignored.join(", ")));
@@ -272,12 +272,12 @@ impl Engine {
                     job.limits.ends_by_itself(job.position.board().side_to_move());
                 self.pool.start(job);
             }
-            Command::Stop => {
+            UciCommand::Stop => {
                 self.stop_perft();
                 self.stop_search();
             }
-            Command::PonderHit => self.pool.ponderhit(),
-            Command::Display => {
+            UciCommand::PonderHit => self.pool.ponderhit(),
+            UciCommand::Display => {
                 let board = self.position.board();
                 let checkers: Vec<String> = board.checkers().map(|s| s.to_string()).collect();
                 // X-FEN whatever UCI_Chess960 says: `position fen` reads it back exactly.
@@ -292,7 +292,7 @@ impl Engine {
                     self.out.line(line);
                 }
             }
-            Command::Eval => {
+            UciCommand::Eval => {
                 let board = self.position.board();
                 let values = eval::piece_values(&self.network, board);
                 for line in eval_board::diagram(board, &values).lines() {
@@ -304,18 +304,18 @@ impl Engine {
                     self.settings.eval_file
                 ));
             }
-            Command::Genfens(request) => {
+            UciCommand::Genfens(request) => {
                 let result = crate::genfens::generate(&request, |line| self.out.line(line));
                 if let Err(e) = result {
                     self.error(&e);
                 }
             }
-            Command::Compiler => {
+            UciCommand::Compiler => {
                 for line in crate::build_info::lines() {
                     self.out.line(&line);
                 }
             }
-            Command::Quit => return false,
+            UciCommand::Quit => return false,
         }
         true
     }

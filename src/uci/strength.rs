@@ -123,7 +123,7 @@ use crate::rng::Rng;
 
 /// A root move of a completed iteration, as its `info` line reported it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Candidate {
+pub struct ReportedMove {
     /// The move.
     pub mv: Move,
     /// Its score, from the side to move's point of view.
@@ -134,7 +134,7 @@ pub struct Candidate {
 
 /// The candidate a level plays: the highest score plus a random bonus in
 /// `0..level.error()`. `None` only for an empty list.
-pub fn choose(candidates: &[Candidate], level: Level, rng: &mut Rng) -> Option<Candidate> {
+pub fn choose(candidates: &[ReportedMove], level: Level, rng: &mut Rng) -> Option<ReportedMove> {
     let error = f64::from(level.error());
     candidates
         .iter()
@@ -171,10 +171,10 @@ pub fn limited(limits: &SearchLimits, level: Level, think: Duration) -> SearchLi
 mod tests {
     use super::*;
 
-    fn candidates(board: &Board, lines: &[(&str, i32)]) -> Vec<Candidate> {
+    fn candidates(board: &Board, lines: &[(&str, i32)]) -> Vec<ReportedMove> {
         lines
             .iter()
-            .map(|&(mv, score)| Candidate {
+            .map(|&(mv, score)| ReportedMove {
                 mv: board.parse_uci_move(mv, false).expect("legal"),
                 score,
                 reply: None,

@@ -23,7 +23,7 @@ mod validate;
 mod wdl;
 
 pub use paths::split_path_list;
-pub use rank::{RankedBy, RootMove, RootOptions, RootProbe};
+pub use rank::{RankedBy, RankedMove, RootOptions, RootProbe};
 pub use tablebases::{LoadError, LoadReport, Tablebases};
 pub use validate::{Rejected, TableProblem, Verify};
 pub use wdl::Wdl;

@@ -49,9 +49,9 @@ pub enum RankedBy {
     Wdl,
 }
 
-/// One root move and its tablebase verdict.
+/// One root move with its tablebase rank and verdict.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RootMove {
+pub struct RankedMove {
     /// The move.
     pub mv: Move,
     /// Its rank: higher is better (see the module documentation).
@@ -67,7 +67,7 @@ pub struct RootMove {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RootProbe {
     /// The moves, best rank first (stable: equal ranks keep move-generation order).
-    pub moves: Vec<RootMove>,
+    pub moves: Vec<RankedMove>,
     /// Which tables ranked them.
     pub ranked_by: RankedBy,
 }
@@ -85,7 +85,7 @@ impl RootProbe {
         self.moves.iter().take_while(move |m| m.rank == best).map(|m| m.mv)
     }
 
-    pub(crate) fn new(mut moves: Vec<RootMove>, ranked_by: RankedBy) -> Option<RootProbe> {
+    pub(crate) fn new(mut moves: Vec<RankedMove>, ranked_by: RankedBy) -> Option<RootProbe> {
         if moves.is_empty() {
             return None;
         }

@@ -2,7 +2,7 @@
 
 use crate::adapter::BoardAdapter;
 use crate::material::board_material_key;
-use crate::rank::{self, RankedBy, RootMove, RootOptions, RootProbe};
+use crate::rank::{self, RankedBy, RankedMove, RootOptions, RootProbe};
 use crate::staging::Staging;
 use crate::validate::{self, Kind, Rejected, Verify};
 use crate::wdl::Wdl;
@@ -128,7 +128,7 @@ impl Tablebases {
         if report.folders.is_empty() {
             return Ok((Tablebases::none(), report));
         }
-        let mut chosen: Vec<validate::Candidate> = Vec::new();
+        let mut chosen: Vec<validate::TableFile> = Vec::new();
         let mut names = HashSet::new();
         for folder in &report.folders {
             let candidates = match validate::scan(folder) {
@@ -358,7 +358,7 @@ fn root_by_dtz(
             _ => d.dtz as i32,
         };
         let rank = rank::dtz_rank(dtz, clock as i32, options.repeated);
-        moves.push(RootMove {
+        moves.push(RankedMove {
             mv,
             rank,
             wdl: rank::rank_wdl(rank, options.rule50),
@@ -386,7 +386,7 @@ fn root_by_wdl(
             wdl = wdl.ignoring_rule50();
         }
         let rank = rank::wdl_rank(wdl);
-        moves.push(RootMove { mv, rank, wdl: rank::rank_wdl(rank, options.rule50), dtz: None });
+        moves.push(RankedMove { mv, rank, wdl: rank::rank_wdl(rank, options.rule50), dtz: None });
     }
     RootProbe::new(moves, RankedBy::Wdl)
 }

@@ -96,7 +96,7 @@ impl Kind {
 
 /// A file in a tablebase folder whose name is a table's name.
 #[derive(Clone, Debug)]
-pub(crate) struct Candidate {
+pub(crate) struct TableFile {
     /// The material, e.g. `KQvKR`.
     pub(crate) material: String,
     /// Its key (see `material_key`) and number of pieces.
@@ -106,14 +106,14 @@ pub(crate) struct Candidate {
     pub(crate) path: PathBuf,
 }
 
-impl Candidate {
+impl TableFile {
     pub(crate) fn file_name(&self) -> String {
         format!("{}.{}", self.material, self.kind.extension())
     }
 }
 
 /// The table files of a folder, in name order (not recursive).
-pub(crate) fn scan(folder: &Path) -> io::Result<Vec<Candidate>> {
+pub(crate) fn scan(folder: &Path) -> io::Result<Vec<TableFile>> {
     let mut found = Vec::new();
     for entry in std::fs::read_dir(folder)? {
         let path = entry?.path();
@@ -130,7 +130,7 @@ pub(crate) fn scan(folder: &Path) -> io::Result<Vec<Candidate>> {
         if let (Some(pieces), Some(key)) = (material_pieces(stem), name_key(stem))
             && pieces >= 3
         {
-            found.push(Candidate { material: stem.to_string(), key, pieces, kind, path });
+            found.push(TableFile { material: stem.to_string(), key, pieces, kind, path });
         }
     }
     found.sort_by(|a, b| a.path.cmp(&b.path));
@@ -138,7 +138,7 @@ pub(crate) fn scan(folder: &Path) -> io::Result<Vec<Candidate>> {
 }
 
 /// Checks one table file.
-pub(crate) fn check(candidate: &Candidate, verify: Verify) -> Result<(), TableProblem> {
+pub(crate) fn check(candidate: &TableFile, verify: Verify) -> Result<(), TableProblem> {
     let unreadable = |e: io::Error| TableProblem::Unreadable(e.to_string());
     // Only a regular file, opened without waiting (a FIFO would block a plain open).
     let open = || {
