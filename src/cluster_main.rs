@@ -26,7 +26,7 @@ pub fn run() {
             Box::new(move |line| errors.line(line))
         }
     });
-    let (session, node) = match started {
+    let (session, rank) = match started {
         Ok(started) => started,
         Err(e) => {
             out.line(&format!("info string error: cluster: {e}; this process searches alone"));
@@ -34,9 +34,9 @@ pub fn run() {
             return;
         }
     };
-    if node.ranks() == 1 {
+    if rank.ranks() == 1 {
         uci::run(std::io::stdin().lock(), out);
-    } else if node.rank() == 0 {
+    } else if rank.rank() == 0 {
         if let Some((allowed, online)) = cluster::bound_cpus() {
             out.line(&format!(
                 "info string warning: cluster: rank 0 may run on {allowed} of this machine's {online} CPUs \
@@ -44,14 +44,14 @@ pub fn run() {
                  every rank's threads can use its machine"
             ));
         }
-        uci::run_in_cluster(std::io::stdin().lock(), out, node.clone());
-        node.shutdown();
+        uci::run_in_cluster(std::io::stdin().lock(), out, rank.clone());
+        rank.shutdown();
     } else {
-        let commands = BufReader::new(cluster::Commands::new(node.clone()));
-        uci::run_in_cluster(commands, Output::new(Prefixed::new(node.rank())), node.clone());
+        let commands = BufReader::new(cluster::Commands::new(rank.clone()));
+        uci::run_in_cluster(commands, Output::new(Prefixed::new(rank.rank())), rank.clone());
     }
     // Every pool has stopped: MPI may be finalised.
-    drop(node);
+    drop(rank);
     drop(session);
 }
 

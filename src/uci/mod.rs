@@ -377,15 +377,15 @@ impl Engine {
     /// Says where the search threads run: `info string 4 threads pinned to
     /// NUMA nodes 0,1,0,1` or `info string 4 threads, not pinned`.
     fn announce_pinning(&self) {
-        let nodes = self.pool.pinned_nodes();
-        let n = nodes.len();
+        let numa_nodes = self.pool.pinned_nodes();
+        let n = numa_nodes.len();
         let threads = format!("{n} thread{}", if n == 1 { "" } else { "s" });
-        if nodes.iter().all(Option::is_none) {
+        if numa_nodes.iter().all(Option::is_none) {
             self.out.line(&format!("info string {threads}, not pinned"));
         } else {
-            let list: Vec<String> = nodes
+            let list: Vec<String> = numa_nodes
                 .iter()
-                .map(|node| node.map_or_else(|| "-".to_string(), |n| n.to_string()))
+                .map(|numa_node| numa_node.map_or_else(|| "-".to_string(), |n| n.to_string()))
                 .collect();
             self.out
                 .line(&format!("info string {threads} pinned to NUMA nodes {}", list.join(",")));

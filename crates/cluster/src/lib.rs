@@ -8,7 +8,7 @@
 //! thread's last completed iteration into the vote. See docs/cluster.md.
 //!
 //! The search sees all of this through one small interface, `search::Cluster`,
-//! which [`Node`] implements over any [`Transport`]. The MPI transport is the
+//! which [`Rank`] implements over any [`Transport`]. The MPI transport is the
 //! `mpi` feature; without it the crate is the protocol alone, tested over
 //! [`Loopback`] (ranks as threads of one process).
 //!
@@ -17,7 +17,7 @@
 //! | `wire` | the messages' byte layouts |
 //! | `collector` | which stores are worth sending |
 //! | `transport` | sending and receiving ([`Transport`], [`Loopback`]) |
-//! | `node` | one rank: forwarding, commands, the exchange, the end of a search |
+//! | `rank` | one rank: forwarding, commands, the exchange, the end of a search |
 //! | `reader` | a follower's commands as the input of the UCI loop |
 //! | `mpi` | the MPI transport and start-up (feature `mpi`) |
 //! | `binding` | whether MPI pinned this process to fewer CPUs than its machine has |
@@ -28,13 +28,13 @@ mod binding;
 mod collector;
 #[cfg(feature = "mpi")]
 pub mod mpi;
-mod node;
+mod rank;
 mod reader;
 mod transport;
 pub mod wire;
 
 pub use binding::bound_cpus;
 pub use collector::{Collector, PER_THREAD, SHARE_DEPTH};
-pub use node::{DEFAULT_INTERVAL, INTERVAL_VARIABLE, Node, REPORT_TIMEOUT, Say, WINDOW, describe};
+pub use rank::{DEFAULT_INTERVAL, INTERVAL_VARIABLE, REPORT_TIMEOUT, Rank, Say, WINDOW, describe};
 pub use reader::Commands;
 pub use transport::{Loopback, Tag, Transport};

@@ -8,7 +8,7 @@
 //! Every MPI call goes through one lock, so MPI needs only
 //! `MPI_THREAD_SERIALIZED`.
 
-use crate::node::{DEFAULT_INTERVAL, INTERVAL_VARIABLE, Node, Say, describe};
+use crate::rank::{DEFAULT_INTERVAL, INTERVAL_VARIABLE, Rank, Say, describe};
 use crate::transport::{Tag, Transport};
 use mpi::Threading;
 use mpi::environment::Universe;
@@ -20,7 +20,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// The buffer `MPI_Bsend` copies messages into. A rank has at most
-/// [`WINDOW`](crate::node::WINDOW) batches of at most 4 KiB in flight to each
+/// [`WINDOW`](crate::rank::WINDOW) batches of at most 4 KiB in flight to each
 /// other rank, plus the odd command and report: 8 MiB covers 256 ranks with room to spare.
 const SEND_BUFFER_BYTES: usize = 8 << 20;
 /// Bytes of a host name in the start-up exchange of names.
@@ -102,7 +102,7 @@ impl Transport for MpiTransport {
 /// [`INTERVAL_VARIABLE`] sets another (1 to 1000 ms).
 pub fn start(
     say: impl FnOnce(usize) -> Say,
-) -> Result<(Session, Arc<Node<MpiTransport>>), StartError> {
+) -> Result<(Session, Arc<Rank<MpiTransport>>), StartError> {
     let (mut universe, threading) = mpi::initialize_with_threading(Threading::Serialized)
         .ok_or(StartError::AlreadyInitialised)?;
     if threading < Threading::Serialized {
@@ -132,7 +132,7 @@ pub fn start(
         say(&describe(&hosts));
     }
     let transport = MpiTransport { rank, ranks, lock: Mutex::new(()) };
-    Ok((Session { _universe: universe }, Arc::new(Node::new(transport, interval, say))))
+    Ok((Session { _universe: universe }, Arc::new(Rank::new(transport, interval, say))))
 }
 
 /// Every rank's host name, in rank order (a collective call: every rank makes it at start-up).

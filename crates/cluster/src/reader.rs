@@ -1,7 +1,7 @@
 //! A follower's input: the leader's commands as a byte stream of lines, so a
-//! follower runs the very same UCI loop as the leader (`BufReader::new(Commands::new(node))`).
+//! follower runs the very same UCI loop as the leader (`BufReader::new(Commands::new(rank))`).
 
-use crate::node::Node;
+use crate::rank::Rank;
 use crate::transport::Transport;
 use std::io::Read;
 use std::sync::Arc;
@@ -9,22 +9,22 @@ use std::sync::Arc;
 /// The leader's commands, one line after another; the stream never ends by
 /// itself (a follower's loop ends on the `quit` it receives).
 pub struct Commands<T: Transport> {
-    node: Arc<Node<T>>,
+    rank: Arc<Rank<T>>,
     pending: Vec<u8>,
     at: usize,
 }
 
 impl<T: Transport> Commands<T> {
-    /// The commands `node` receives.
-    pub fn new(node: Arc<Node<T>>) -> Commands<T> {
-        Commands { node, pending: Vec::new(), at: 0 }
+    /// The commands `rank` receives.
+    pub fn new(rank: Arc<Rank<T>>) -> Commands<T> {
+        Commands { rank, pending: Vec::new(), at: 0 }
     }
 }
 
 impl<T: Transport> Read for Commands<T> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         if self.at == self.pending.len() {
-            self.pending = self.node.next_command().into_bytes();
+            self.pending = self.rank.next_command().into_bytes();
             self.pending.push(b'\n');
             self.at = 0;
         }
@@ -47,8 +47,8 @@ mod tests {
     fn the_commands_read_as_lines() {
         let mut t = Loopback::connected(2).into_iter();
         let (Some(a), Some(b)) = (t.next(), t.next()) else { panic!("two transports") };
-        let leader = Node::new(a, Duration::ZERO, Box::new(|_| {}));
-        let follower = Arc::new(Node::new(b, Duration::ZERO, Box::new(|_| {})));
+        let leader = Rank::new(a, Duration::ZERO, Box::new(|_| {}));
+        let follower = Arc::new(Rank::new(b, Duration::ZERO, Box::new(|_| {})));
         leader.forward("ucinewgame");
         leader.forward("setoption name Hash value 32");
         leader.forward("quit");

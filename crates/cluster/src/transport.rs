@@ -14,7 +14,7 @@ pub enum Tag {
     Command = 1,
     /// Table entries and a node count, between every pair of ranks.
     Batch = 2,
-    /// A follower's lines and final node count for one search.
+    /// A follower's thread results and final node count for one search.
     Report = 3,
 }
 

@@ -216,7 +216,7 @@ impl Batch {
     }
 }
 
-/// A follower's end of one search: its threads' lines and its final node count.
+/// A follower's end of one search: its threads' results and its final node count.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Report {
     /// The search.
@@ -224,7 +224,7 @@ pub struct Report {
     /// The follower's nodes in it.
     pub nodes: u64,
     /// Each thread's last completed iteration (PVs cut to [`MAX_REPORT_PV`] moves).
-    pub lines: Vec<ThreadResult>,
+    pub results: Vec<ThreadResult>,
 }
 
 impl Report {
@@ -233,12 +233,12 @@ impl Report {
         let mut out = Vec::new();
         out.extend_from_slice(&self.search.to_le_bytes());
         out.extend_from_slice(&self.nodes.to_le_bytes());
-        out.extend_from_slice(&(self.lines.len() as u32).to_le_bytes());
-        for line in &self.lines {
-            let pv = &line.pv[..line.pv.len().min(MAX_REPORT_PV)];
-            out.extend_from_slice(&line.depth.to_le_bytes());
-            out.extend_from_slice(&line.score.to_le_bytes());
-            out.push(line.bound as u8);
+        out.extend_from_slice(&(self.results.len() as u32).to_le_bytes());
+        for result in &self.results {
+            let pv = &result.pv[..result.pv.len().min(MAX_REPORT_PV)];
+            out.extend_from_slice(&result.depth.to_le_bytes());
+            out.extend_from_slice(&result.score.to_le_bytes());
+            out.push(result.bound as u8);
             out.push(pv.len() as u8);
             for mv in pv {
                 out.extend_from_slice(&mv.bits().to_le_bytes());
@@ -251,16 +251,16 @@ impl Report {
     pub fn decode(bytes: &[u8]) -> Result<Report, WireError> {
         let mut r = Reader::new(bytes, "report");
         let (search, nodes, count) = (r.u64()?, r.u64()?, r.u32()?);
-        let mut lines = Vec::new();
+        let mut results = Vec::new();
         for _ in 0..count {
             let (depth, score, bound_bits, len) = (r.i32()?, r.i32()?, r.u8()?, r.u8()?);
             let pv = (0..len).map(|_| r.u16().map(Move::from_bits)).collect::<Result<_, _>>()?;
-            lines.push(ThreadResult { depth, score, bound: bound(bound_bits), pv });
+            results.push(ThreadResult { depth, score, bound: bound(bound_bits), pv });
         }
         if !r.rest().is_empty() {
             return Err(WireError { what: "report", len: bytes.len() });
         }
-        Ok(Report { search, nodes, lines })
+        Ok(Report { search, nodes, results })
     }
 }
 
@@ -374,12 +374,12 @@ mod tests {
             ThreadResult { depth: 12, score: 31_990, bound: Bound::Lower, pv: vec![d4, e4] };
         let empty = ThreadResult::default();
         let report =
-            Report { search: 3, nodes: 55, lines: vec![long, short.clone(), empty.clone()] };
+            Report { search: 3, nodes: 55, results: vec![long, short.clone(), empty.clone()] };
         let back = Report::decode(&report.encode()).expect("decodes");
         assert_eq!((back.search, back.nodes), (3, 55));
-        assert_eq!(back.lines[0].pv.len(), MAX_REPORT_PV);
-        assert_eq!(back.lines[1], short);
-        assert_eq!(back.lines[2], empty);
+        assert_eq!(back.results[0].pv.len(), MAX_REPORT_PV);
+        assert_eq!(back.results[1], short);
+        assert_eq!(back.results[2], empty);
     }
 
     #[test]

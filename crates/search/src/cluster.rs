@@ -16,7 +16,7 @@
 //!
 //! Rank 0 *leads*: it speaks UCI, owns the clock and chooses the move. The other
 //! ranks *follow*: every thread of theirs searches like a helper (no clock, no
-//! output) until the leader's stop, then their lines go to the leader's vote.
+//! output) until the leader's stop, then their results go to the leader's vote.
 
 use crate::choice::ThreadResult;
 use crate::counters::Counters;
@@ -61,12 +61,17 @@ pub trait Cluster: Send + Sync {
         0
     }
 
-    /// Every thread of this rank has stopped, with `lines` (one per thread) and
-    /// `nodes`. The leader stops the other ranks and returns their lines and
+    /// Every thread of this rank has stopped, with `results` (one per thread) and
+    /// `nodes`. The leader stops the other ranks and returns their results and
     /// final node counts, waiting for them at most `patience` (`None`: as long as
     /// the cluster allows; a search on the clock has only its reserve to spend);
     /// a follower sends its own to the leader.
-    fn finish(&self, _lines: &[ThreadResult], _nodes: u64, _patience: Option<Duration>) -> Remote {
+    fn finish(
+        &self,
+        _results: &[ThreadResult],
+        _nodes: u64,
+        _patience: Option<Duration>,
+    ) -> Remote {
         Remote::default()
     }
 }

@@ -16,10 +16,10 @@ pub(crate) struct Line {
 }
 
 impl Worker {
-    /// One iteration at `depth` with `lines` lines: line k is the best root move
+    /// One iteration at `depth` with `multipv` lines: line k is the best root move
     /// outside lines 1..k, searched with an aspiration window around the score
     /// of the previous iteration's line k (kept in the root-move list).
-    /// `on_fail(worker, multipv, score, bound)` hears every aspiration fail.
+    /// `on_fail(worker, k, score, bound)` hears every aspiration fail of line k.
     ///
     /// Returns the lines best first, or `None` if the search was stopped before
     /// every line was complete.
@@ -27,12 +27,12 @@ impl Worker {
         &mut self,
         ctx: &SearchContext,
         depth: i32,
-        lines: usize,
+        multipv: usize,
         mut on_fail: impl FnMut(&Worker, usize, i32, Bound),
     ) -> Option<Vec<Line>> {
-        let mut found = Vec::with_capacity(lines);
+        let mut found = Vec::with_capacity(multipv);
         // Read before the lines of this iteration reorder the list.
-        let previous: Vec<i32> = (0..lines).map(|i| self.root.previous_score(i)).collect();
+        let previous: Vec<i32> = (0..multipv).map(|i| self.root.previous_score(i)).collect();
         self.root.start_iteration();
         for (i, previous) in previous.into_iter().enumerate() {
             let score =

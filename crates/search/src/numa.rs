@@ -26,17 +26,17 @@ use std::sync::Arc;
 /// The NUMA nodes threads are spread over, each the list of its CPUs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Topology {
-    nodes: Vec<Vec<usize>>,
+    numa_nodes: Vec<Vec<usize>>,
 }
 
 impl Topology {
     /// The nodes as given: each a non-empty list of CPUs. `None` if there is
     /// no node or a node has no CPU.
-    pub fn new(nodes: Vec<Vec<usize>>) -> Option<Topology> {
-        if nodes.is_empty() || nodes.iter().any(Vec::is_empty) {
+    pub fn new(numa_nodes: Vec<Vec<usize>>) -> Option<Topology> {
+        if numa_nodes.is_empty() || numa_nodes.iter().any(Vec::is_empty) {
             return None;
         }
-        Some(Topology { nodes })
+        Some(Topology { numa_nodes })
     }
 
     /// The machine's nodes as Linux lists them in
@@ -44,7 +44,7 @@ impl Topology {
     /// process may run on (nodes left without a CPU dropped). `None` where
     /// the system does not say (or has no node this process may use).
     pub fn detect() -> Option<Topology> {
-        let mut nodes = Vec::new();
+        let mut numa_nodes = Vec::new();
         for entry in std::fs::read_dir("/sys/devices/system/node").ok()?.flatten() {
             let name = entry.file_name();
             let Some(index) = name.to_str().and_then(|n| n.strip_prefix("node")) else {
@@ -53,40 +53,40 @@ impl Topology {
             let Ok(index) = index.parse::<usize>() else { continue };
             let text = std::fs::read_to_string(entry.path().join("cpulist")).ok()?;
             // A node with memory and no CPU (CXL memory, say) has an empty list.
-            nodes.push((index, parse_cpu_list(&text).unwrap_or_default()));
+            numa_nodes.push((index, parse_cpu_list(&text).unwrap_or_default()));
         }
-        nodes.sort_unstable();
-        Topology::new(nodes.into_iter().map(|(_, cpus)| cpus).collect())?.allowed()
+        numa_nodes.sort_unstable();
+        Topology::new(numa_nodes.into_iter().map(|(_, cpus)| cpus).collect())?.allowed()
     }
 
     /// This topology without the CPUs this process may not run on; `None`
     /// when no node keeps a CPU. Unchanged where the system does not say.
     pub fn allowed(self) -> Option<Topology> {
         let Some(allowed) = affinity::allowed_cpus() else { return Some(self) };
-        let nodes = self
-            .nodes
+        let numa_nodes = self
+            .numa_nodes
             .into_iter()
             .map(|cpus| cpus.into_iter().filter(|c| allowed.contains(c)).collect::<Vec<_>>())
             .filter(|cpus| !cpus.is_empty())
             .collect();
-        Topology::new(nodes)
+        Topology::new(numa_nodes)
     }
 
     /// The number of nodes.
-    pub fn nodes(&self) -> usize {
-        self.nodes.len()
+    pub fn numa_nodes(&self) -> usize {
+        self.numa_nodes.len()
     }
 
-    /// The CPUs of `node`.
-    pub fn cpus(&self, node: usize) -> &[usize] {
-        &self.nodes[node]
+    /// The CPUs of `numa_node`.
+    pub fn cpus(&self, numa_node: usize) -> &[usize] {
+        &self.numa_nodes[numa_node]
     }
 
     /// The node of each of `threads` search threads: each thread goes to the
     /// node with the fewest threads per CPU after it joins (the lowest index
     /// on a tie), so threads spread in proportion to the nodes' CPUs.
     pub fn assign(&self, threads: usize) -> Vec<usize> {
-        let sizes: Vec<usize> = self.nodes.iter().map(Vec::len).collect();
+        let sizes: Vec<usize> = self.numa_nodes.iter().map(Vec::len).collect();
         crate::spread::in_proportion(&sizes, threads)
     }
 }
@@ -94,7 +94,7 @@ impl Topology {
 impl fmt::Display for Topology {
     /// The nodes as `NumaPolicy` takes them: `0-3:4-7`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, cpus) in self.nodes.iter().enumerate() {
+        for (i, cpus) in self.numa_nodes.iter().enumerate() {
             if i > 0 {
                 f.write_str(":")?;
             }
@@ -126,12 +126,12 @@ impl NumaPolicy {
         if text.eq_ignore_ascii_case("none") {
             return Ok(NumaPolicy::None);
         }
-        let nodes = text
+        let topology = text
             .split(':')
-            .map(|node| parse_cpu_list(node).filter(|cpus| !cpus.is_empty()))
+            .map(|numa_node| parse_cpu_list(numa_node).filter(|cpus| !cpus.is_empty()))
             .collect::<Option<Vec<_>>>()
             .and_then(Topology::new);
-        nodes.map(NumaPolicy::Custom).ok_or_else(|| {
+        topology.map(NumaPolicy::Custom).ok_or_else(|| {
             format!(
                 "NumaPolicy {text:?}: expected auto, none, or CPU lists separated by ':' such as 0-3:4-7"
             )
@@ -142,9 +142,9 @@ impl NumaPolicy {
     /// machine's nodes each time it is asked (when threads start).
     pub fn topology(&self) -> Option<Topology> {
         match self {
-            NumaPolicy::Auto => Topology::detect().filter(|t| t.nodes() > 1),
+            NumaPolicy::Auto => Topology::detect().filter(|t| t.numa_nodes() > 1),
             NumaPolicy::None => None,
-            NumaPolicy::Custom(nodes) => nodes.clone().allowed(),
+            NumaPolicy::Custom(topology) => topology.clone().allowed(),
         }
     }
 }
@@ -154,7 +154,7 @@ impl fmt::Display for NumaPolicy {
         match self {
             NumaPolicy::Auto => f.write_str("auto"),
             NumaPolicy::None => f.write_str("none"),
-            NumaPolicy::Custom(nodes) => nodes.fmt(f),
+            NumaPolicy::Custom(topology) => topology.fmt(f),
         }
     }
 }
@@ -213,7 +213,7 @@ impl NumaNodes {
         self.copies.lock().clear();
     }
 
-    /// The network a thread pinned to NUMA `node` evaluates `source` with:
+    /// The network a thread pinned to `numa_node` evaluates `source` with:
     /// `source` itself for an unpinned thread, else the node's own copy of it,
     /// made by the first thread of the node that asks (so its pages are first
     /// touched, and placed, on that node) and shared by the node's threads.
@@ -222,23 +222,23 @@ impl NumaNodes {
     pub fn network_for(
         &self,
         source: &Arc<Network>,
-        node: Option<usize>,
+        numa_node: Option<usize>,
         cached: &mut Option<NodeNetwork>,
     ) -> Arc<Network> {
-        let Some(node) = node else { return Arc::clone(source) };
+        let Some(numa_node) = numa_node else { return Arc::clone(source) };
         if let Some(known) = cached.as_ref().filter(|c| Arc::ptr_eq(&c.source, source)) {
             return Arc::clone(&known.copy);
         }
         let mut copies = self.copies.lock();
-        if copies.len() <= node {
-            copies.resize(node + 1, None);
+        if copies.len() <= numa_node {
+            copies.resize(numa_node + 1, None);
         }
-        let copy = match &copies[node] {
+        let copy = match &copies[numa_node] {
             Some(copy) if Arc::ptr_eq(&copy.source, source) => copy.clone(),
             _ => {
                 let copy: Arc<Network> = Arc::from(source.boxed_copy());
                 let copy = NodeNetwork { source: Arc::clone(source), copy };
-                copies[node] = Some(copy.clone());
+                copies[numa_node] = Some(copy.clone());
                 copy
             }
         };
@@ -259,12 +259,14 @@ impl NumaNodes {
 /// the search runs on one.
 pub fn table_placement(topology: Option<&Topology>, threads: usize) -> tt::Placement {
     let Some(topology) = topology else { return tt::Placement::every_cpu() };
-    let mut nodes = topology.assign(threads.max(1));
-    nodes.sort_unstable();
-    nodes.dedup();
-    let cpus = nodes
+    let mut numa_nodes = topology.assign(threads.max(1));
+    numa_nodes.sort_unstable();
+    numa_nodes.dedup();
+    let cpus = numa_nodes
         .iter()
-        .flat_map(|&node| topology.cpus(node).iter().map(move |_| topology.cpus(node).to_vec()))
+        .flat_map(|&numa_node| {
+            topology.cpus(numa_node).iter().map(move |_| topology.cpus(numa_node).to_vec())
+        })
         .collect();
     tt::Placement::pinned(cpus, bind_current_thread)
 }
@@ -387,7 +389,9 @@ mod tests {
     fn each_numa_node_gets_its_own_copy_of_the_network() {
         let numa = NumaNodes::default();
         let source = eval::nnue::embedded();
-        let copy = |node, cached: &mut Option<NodeNetwork>| numa.network_for(&source, node, cached);
+        let copy = |numa_node, cached: &mut Option<NodeNetwork>| {
+            numa.network_for(&source, numa_node, cached)
+        };
         assert!(Arc::ptr_eq(&copy(None, &mut None), &source), "an unpinned thread copies nothing");
         let (mut noted0, mut noted1) = (None, None);
         let node0 = copy(Some(0), &mut noted0);
@@ -423,9 +427,9 @@ mod tests {
         }
         assert_eq!(NumaPolicy::parse("AUTO"), Ok(NumaPolicy::Auto));
         let custom = NumaPolicy::parse("4-7:0-3").unwrap();
-        let NumaPolicy::Custom(nodes) = custom else { panic!("not custom") };
+        let NumaPolicy::Custom(topology) = custom else { panic!("not custom") };
         assert_eq!(
-            (nodes.nodes(), nodes.cpus(0), nodes.cpus(1)),
+            (topology.numa_nodes(), topology.cpus(0), topology.cpus(1)),
             (2, &[4, 5, 6, 7][..], &[0, 1, 2, 3][..])
         );
         for bad in ["", "0-3:", ":1", "x", "0-3;4"] {
@@ -439,23 +443,23 @@ mod tests {
         assert_eq!(even.assign(5), [0, 1, 0, 1, 0]);
         // One node with three times the CPUs of the other gets three threads in four.
         let uneven = Topology::new(vec![vec![0], vec![1, 2, 3]]).unwrap();
-        let nodes = uneven.assign(8);
-        assert_eq!(nodes.iter().filter(|&&n| n == 1).count(), 6, "{nodes:?}");
+        let numa_nodes = uneven.assign(8);
+        assert_eq!(numa_nodes.iter().filter(|&&n| n == 1).count(), 6, "{numa_nodes:?}");
         assert_eq!(Topology::new(vec![vec![0]]).unwrap().assign(3), [0, 0, 0]);
     }
 
     #[test]
     fn the_table_is_touched_on_every_cpu_of_the_nodes_the_search_uses() {
-        let nodes = Topology::new(vec![vec![0, 1, 2], vec![3, 4]]).unwrap();
+        let topology = Topology::new(vec![vec![0, 1, 2], vec![3, 4]]).unwrap();
         assert_eq!(table_placement(None, 4), tt::Placement::every_cpu());
         let node0 = vec![0, 1, 2];
         let node1 = vec![3, 4];
         let one_node = tt::Placement::pinned(vec![node0.clone(); 3], bind_current_thread);
-        assert_eq!(table_placement(Some(&nodes), 1), one_node);
+        assert_eq!(table_placement(Some(&topology), 1), one_node);
         let both = vec![node0.clone(), node0.clone(), node0, node1.clone(), node1];
         let both = tt::Placement::pinned(both, bind_current_thread);
-        assert_eq!(table_placement(Some(&nodes), 2), both);
-        assert_eq!(table_placement(Some(&nodes), 64), both);
+        assert_eq!(table_placement(Some(&topology), 2), both);
+        assert_eq!(table_placement(Some(&topology), 64), both);
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! One rank of a cluster: [`Node`] implements [`search::Cluster`] over a
+//! One rank of a cluster: [`Rank`] implements [`search::Cluster`] over a
 //! [`Transport`] — the leader's forwarding, the followers' command intake, the
 //! table exchange, node counts, and the end of a search.
 
@@ -21,11 +21,11 @@ pub const INTERVAL_VARIABLE: &str = "TESSERA_CLUSTER_INTERVAL_MS";
 /// acknowledged: a rank that stops reading (between searches, or stalled) costs
 /// the others a bounded amount of MPI buffer, and entries for it are dropped.
 pub const WINDOW: u64 = 4;
-/// How long the leader waits for a follower's lines at the end of a search.
+/// How long the leader waits for a follower's results at the end of a search.
 pub const REPORT_TIMEOUT: Duration = Duration::from_secs(5);
 /// How often a follower looks for the leader's next command (a sleep, not a spin).
 const COMMAND_POLL: Duration = Duration::from_millis(1);
-/// How often the leader looks for the followers' lines while it waits for them.
+/// How often the leader looks for the followers' results while it waits for them.
 const REPORT_POLL: Duration = Duration::from_micros(100);
 
 /// Where a rank says things: the leader's `info string` lines.
@@ -62,7 +62,7 @@ struct Exchange {
 }
 
 /// One rank of a cluster.
-pub struct Node<T: Transport> {
+pub struct Rank<T: Transport> {
     transport: T,
     interval: Duration,
     collector: Collector,
@@ -73,12 +73,12 @@ pub struct Node<T: Transport> {
     say: Say,
 }
 
-impl<T: Transport> Node<T> {
+impl<T: Transport> Rank<T> {
     /// A rank that exchanges entries every `interval` and says things through `say`.
-    pub fn new(transport: T, interval: Duration, say: Say) -> Node<T> {
+    pub fn new(transport: T, interval: Duration, say: Say) -> Rank<T> {
         let ranks = transport.ranks();
         let now = Instant::now();
-        Node {
+        Rank {
             transport,
             interval,
             collector: Collector::new(),
@@ -223,7 +223,7 @@ impl<T: Transport> Node<T> {
     }
 }
 
-impl<T: Transport> Cluster for Node<T> {
+impl<T: Transport> Cluster for Rank<T> {
     fn rank(&self) -> usize {
         self.transport.rank()
     }
@@ -278,10 +278,10 @@ impl<T: Transport> Cluster for Node<T> {
         ex.nodes.iter().enumerate().filter(|&(r, _)| r != me).map(|(_, n)| n).sum()
     }
 
-    fn finish(&self, lines: &[ThreadResult], nodes: u64, patience: Option<Duration>) -> Remote {
+    fn finish(&self, results: &[ThreadResult], nodes: u64, patience: Option<Duration>) -> Remote {
         let ex = self.exchange.lock();
         if !self.leads() {
-            let report = Report { search: ex.running, nodes, lines: lines.to_vec() };
+            let report = Report { search: ex.running, nodes, results: results.to_vec() };
             self.transport.send(0, Tag::Report, &report.encode());
             return Remote::default();
         }
@@ -318,7 +318,7 @@ impl<T: Transport> Cluster for Node<T> {
         }
         (self.say)(&text);
         Remote {
-            lines: reports.into_iter().flatten().flat_map(|r| r.lines).collect(),
+            lines: reports.into_iter().flatten().flat_map(|r| r.results).collect(),
             nodes: per_rank[1..].iter().sum(),
         }
     }
@@ -377,10 +377,10 @@ mod tests {
     use std::sync::Arc;
     use tt::Bound;
 
-    fn nodes(ranks: usize) -> Vec<Arc<Node<Loopback>>> {
+    fn connected(ranks: usize) -> Vec<Arc<Rank<Loopback>>> {
         Loopback::connected(ranks)
             .into_iter()
-            .map(|t| Arc::new(Node::new(t, Duration::ZERO, Box::new(|_| {}))))
+            .map(|t| Arc::new(Rank::new(t, Duration::ZERO, Box::new(|_| {}))))
             .collect()
     }
 
@@ -400,7 +400,7 @@ mod tests {
 
     #[test]
     fn a_follower_gets_the_leaders_commands_in_order_and_drops_stale_stops() {
-        let n = nodes(2);
+        let n = connected(2);
         let (leader, follower) = (&n[0], &n[1]);
         leader.forward("position startpos");
         leader.forward("go depth 5");
@@ -430,22 +430,22 @@ mod tests {
 
     #[test]
     fn entries_and_node_counts_reach_the_other_ranks_table() {
-        let n = nodes(3);
+        let n = connected(3);
         let tables: Vec<TranspositionTable> = (0..3).map(|_| TranspositionTable::new(1)).collect();
-        for (i, node) in n.iter().enumerate() {
-            node.offer(0, 1000 + i as u64, &record(10 + i as i32));
-            node.offer(3, 2000 + i as u64, &record(6));
+        for (i, rank) in n.iter().enumerate() {
+            rank.offer(0, 1000 + i as u64, &record(10 + i as i32));
+            rank.offer(3, 2000 + i as u64, &record(6));
         }
         // Two rounds of polls: by the second, every rank has heard from every other.
         let searched = |r: usize| 100 * (r as u64 + 1);
         for _ in 0..2 {
-            for (i, node) in n.iter().enumerate() {
-                node.poll(&tables[i], searched(i));
+            for (i, rank) in n.iter().enumerate() {
+                rank.poll(&tables[i], searched(i));
             }
         }
-        for (i, node) in n.iter().enumerate() {
+        for (i, rank) in n.iter().enumerate() {
             let others: u64 = (0..3).filter(|&r| r != i).map(searched).sum();
-            assert_eq!(node.poll(&tables[i], searched(i)), others, "rank {i}");
+            assert_eq!(rank.poll(&tables[i], searched(i)), others, "rank {i}");
         }
         for (i, table) in tables.iter().enumerate() {
             for r in (0..3).filter(|&r| r != i) {
@@ -459,7 +459,7 @@ mod tests {
 
     #[test]
     fn a_rank_that_stops_reading_gets_no_more_than_a_window_of_batches() {
-        let n = nodes(2);
+        let n = connected(2);
         let table = TranspositionTable::new(1);
         for _ in 0..3 * WINDOW {
             n[0].poll(&table, 1);
@@ -473,7 +473,7 @@ mod tests {
 
     #[test]
     fn on_the_clock_the_leader_waits_no_longer_than_its_patience() {
-        let n = nodes(2);
+        let n = connected(2);
         let table = TranspositionTable::new(1);
         n[0].forward("go movetime 100");
         assert_eq!(n[1].next_command(), "go movetime 100");
@@ -489,30 +489,30 @@ mod tests {
     }
 
     #[test]
-    fn the_leader_collects_every_followers_lines_and_nodes() {
-        let n = nodes(3);
+    fn the_leader_collects_every_followers_results_and_nodes() {
+        let n = connected(3);
         let board = board::Board::startpos();
         let e4 = board.parse_uci_move("e2e4", false).expect("legal");
         let line = ThreadResult { depth: 9, score: 20, bound: Bound::Exact, pv: vec![e4] };
         n[0].forward("go depth 9");
-        for node in &n[1..] {
-            assert_eq!(node.next_command(), "go depth 9");
-            node.begin();
+        for rank in &n[1..] {
+            assert_eq!(rank.next_command(), "go depth 9");
+            rank.begin();
         }
         n[0].begin();
         // A report of an earlier search arrives first and must be ignored.
         n[1].transport.send(
             0,
             Tag::Report,
-            &Report { search: 0, nodes: 5, lines: vec![] }.encode(),
+            &Report { search: 0, nodes: 5, results: vec![] }.encode(),
         );
         n[1].finish(std::slice::from_ref(&line), 1000, None);
         n[2].finish(&[line.clone(), line.clone()], 2000, None);
         let remote = n[0].finish(&[], 300, None);
         assert_eq!(remote.nodes, 3000);
         assert_eq!(remote.lines.len(), 3);
-        for node in &n[1..] {
-            assert_eq!(node.next_command(), "stop", "the leader stops the search it ends");
+        for rank in &n[1..] {
+            assert_eq!(rank.next_command(), "stop", "the leader stops the search it ends");
         }
     }
 }
