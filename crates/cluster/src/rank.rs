@@ -295,7 +295,7 @@ impl<T: Transport> Cluster for Rank<T> {
         // answer within the reserve (a busy machine) is noted in the summary.
         if !missing.is_empty() && patience.is_none() {
             (self.say)(&format!(
-                "info string error: cluster: no lines from rank {} within {} s; the move is chosen without them",
+                "info string error: cluster: no results from rank {} within {} s; the move is chosen without them",
                 missing.join(", "),
                 REPORT_TIMEOUT.as_secs()
             ));
@@ -312,13 +312,13 @@ impl<T: Transport> Cluster for Rank<T> {
         if !missing.is_empty() && patience.is_some() {
             let _ = write!(
                 text,
-                "; rank {} late: nodes as last heard, lines not in the vote",
+                "; rank {} late: nodes as last heard, results not in the vote",
                 missing.join(", ")
             );
         }
         (self.say)(&text);
         Remote {
-            lines: reports.into_iter().flatten().flat_map(|r| r.results).collect(),
+            results: reports.into_iter().flatten().flat_map(|r| r.results).collect(),
             nodes: per_rank[1..].iter().sum(),
         }
     }
@@ -485,7 +485,7 @@ mod tests {
         let remote = n[0].finish(&[], 10, Some(Duration::from_millis(5)));
         assert!(started.elapsed() < Duration::from_secs(1), "waited {:?}", started.elapsed());
         assert_eq!(remote.nodes, 4096, "a late rank counts with the nodes last heard");
-        assert!(remote.lines.is_empty());
+        assert!(remote.results.is_empty());
     }
 
     #[test]
@@ -510,7 +510,7 @@ mod tests {
         n[2].finish(&[line.clone(), line.clone()], 2000, None);
         let remote = n[0].finish(&[], 300, None);
         assert_eq!(remote.nodes, 3000);
-        assert_eq!(remote.lines.len(), 3);
+        assert_eq!(remote.results.len(), 3);
         for rank in &n[1..] {
             assert_eq!(rank.next_command(), "stop", "the leader stops the search it ends");
         }

@@ -85,7 +85,7 @@ impl Cluster for Alone {}
 #[derive(Debug, Clone, Default)]
 pub struct Remote {
     /// Every thread's last completed iteration on every other rank.
-    pub lines: Vec<ThreadResult>,
+    pub results: Vec<ThreadResult>,
     /// Their nodes, in total.
     pub nodes: u64,
 }

@@ -4,7 +4,7 @@
 //! The pool keeps the resources of the next search ([`Resources`]: the table, the
 //! tablebases, the counters, the cluster, the network, the move choice) in its
 //! [`Control`], under the one mutex its threads park on. A `go` copies them (a
-//! handful of `Arc` clones) into a [`Search`] with the job and issues it; a thread
+//! handful of `Arc` clones) into a [`SearchRun`] with the job and issues it; a thread
 //! that wakes takes the command under that same lock and then finds all it needs
 //! in it, so the start of a search takes one lock per thread, not one per
 //! resource. The threads hold the `Arc`s only while they search; once the pool is
@@ -56,7 +56,7 @@ impl Resources {
 }
 
 /// One search: the job, what it searches with, and its clock.
-pub(crate) struct Search {
+pub(crate) struct SearchRun {
     pub job: SearchJob,
     pub resources: Resources,
     /// The search's clock, planned once when the search was issued: the main
@@ -68,7 +68,7 @@ pub(crate) struct Search {
 #[derive(Clone)]
 pub(crate) enum Command {
     /// Search this job.
-    Search(Arc<Search>),
+    Search(Arc<SearchRun>),
     /// Forget the histories (`ucinewgame`, `Clear Hash`).
     ClearHistories,
 }
@@ -228,7 +228,7 @@ mod tests {
         let job = SearchJob::new(Position::new(Board::startpos()), SearchLimits::default());
         let clock =
             Clock::new(&job.limits, job.position.board(), job.move_overhead, job.start, true);
-        Command::Search(Arc::new(Search { job, resources: resources.clone(), clock }))
+        Command::Search(Arc::new(SearchRun { job, resources: resources.clone(), clock }))
     }
 
     #[test]

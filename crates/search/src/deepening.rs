@@ -1,12 +1,12 @@
 //! Iterative deepening: the main thread's loop — MultiPV lines, reports, the
 //! time manager, the end of the search — and the helpers' silent loop. In a
-//! cluster the leader's main thread also collects the other ranks' lines for the
+//! cluster the leader's main thread also collects the other ranks' thread results for the
 //! vote, and on the other ranks thread 0 runs the helpers' loop (`follower_search`).
 
 use crate::budget::NodeBudget;
 use crate::choice::{BestMoveChoice, ThreadResult, choose};
 use crate::cluster::{Exchange, Remote};
-use crate::control::Search;
+use crate::control::SearchRun;
 use crate::limits::SearchJob;
 use crate::params::{
     MAX_ITERATION_DEPTH, cluster_wait_divisor, helper_skip_min_depth, helper_skip_period,
@@ -25,12 +25,12 @@ use tt::{Bound, MATE, MATE_BOUND};
 /// main thread (`keeps_clock`) follows `ponderhit`.
 fn context<'a>(
     shared: &'a Shared,
-    search: &'a Search,
+    run: &'a SearchRun,
     budget: NodeBudget<'a>,
     id: usize,
     keeps_clock: bool,
 ) -> SearchContext<'a> {
-    let resources = &search.resources;
+    let resources = &run.resources;
     let (tt, cluster) = (&*resources.tt, &*resources.cluster);
     let (budget, share) = if cluster.ranks() == 1 {
         (budget, None)
@@ -42,7 +42,7 @@ fn context<'a>(
     SearchContext {
         tt,
         budget,
-        clock: &search.clock,
+        clock: &run.clock,
         keeps_clock,
         signals: &shared.signals,
         tb: &resources.tablebase,
@@ -54,25 +54,25 @@ fn context<'a>(
 
 /// The main thread: iterative deepening with MultiPV, reports and the clock;
 /// then the wait for a hold (not for the helpers: see below), and the best move.
-pub(crate) fn main_search(shared: &Shared, worker: &mut Worker, search: &Search) {
-    let job = &search.job;
+pub(crate) fn main_search(shared: &Shared, worker: &mut Worker, run: &SearchRun) {
+    let job = &run.job;
     let (tt, counters, tb) =
-        (&*search.resources.tt, &*search.resources.counters, &*search.resources.tablebase);
-    let cluster = &*search.resources.cluster;
+        (&*run.resources.tt, &*run.resources.counters, &*run.resources.tablebase);
+    let cluster = &*run.resources.cluster;
     cluster.begin();
     let root = *job.position.board();
     let limits = &job.limits;
     let budget = NodeBudget::new(&shared.signals, counters, limits).finishing_first_iteration();
-    let mut ctx = context(shared, search, budget, 0, true);
+    let mut ctx = context(shared, run, budget, 0, true);
     ctx.current_move = Some(CurrentMoveReports::new(&*shared.reporter, root, job.start));
-    prepare(shared, worker, search);
+    prepare(shared, worker, run);
     let reports = Reports {
         reporter: &*shared.reporter,
         root,
         start: job.start,
         tt,
         counters,
-        lines: job.multipv.clamp(1, worker.root.len().max(1)),
+        multipv: job.multipv.clamp(1, worker.root.len().max(1)),
         tb,
     };
     if !worker.root.is_empty() {
@@ -82,35 +82,35 @@ pub(crate) fn main_search(shared: &Shared, worker: &mut Worker, search: &Search)
 
     // `go infinite` and `go ponder` never end on their own: wait for `stop` or
     // `ponderhit`, stop the threads, and wait out the least time to answer.
-    search.clock.wait_to_answer(&shared.signals);
+    run.clock.wait_to_answer(&shared.signals);
     ctx.budget.publish(worker.nodes);
     // The move is announced without waiting for the helpers to wind down: a helper
     // publishes only completed iterations, so waiting adds nothing to the choice, and
     // with more threads than cores (or a loaded machine) a helper may not run again
     // for tens of milliseconds. The pool is idle (and `start` may go on) only when
     // every thread is done.
-    // In a cluster: stop the other ranks and gather their lines and final node counts.
+    // In a cluster: stop the other ranks and gather their threads' results and final node counts.
     // On the clock the hard limit has been reached: the wait may spend half the move
     // overhead, which the time manager keeps in reserve (a late rank then counts with
-    // the nodes last heard from it, and its lines miss the vote).
-    let patience = search.clock.on_clock().then_some(job.move_overhead / cluster_wait_divisor());
+    // the nodes last heard from it, and its results miss the vote).
+    let patience = run.clock.on_clock().then_some(job.move_overhead / cluster_wait_divisor());
     let remote = (cluster.ranks() > 1).then(|| {
-        let lines = shared.results.lines();
-        cluster.finish(&lines, counters.local(), patience)
+        let results = shared.results.by_thread();
+        cluster.finish(&results, counters.local(), patience)
     });
     if let Some(r) = &remote {
         counters.heard_from_other_ranks(r.nodes);
     }
-    announce(shared, worker, &reports, (interrupted, search.resources.choice), remote);
+    announce(shared, worker, &reports, (interrupted, run.resources.choice), remote);
 }
 
 /// Sets up `worker` for `search`: the root moves it may play are those of
 /// `go searchmoves`, narrowed to the moves that keep the tablebase result
 /// when the root is in the tables.
-fn prepare(shared: &Shared, worker: &mut Worker, search: &Search) {
-    let (job, tb) = (&search.job, &*search.resources.tablebase);
+fn prepare(shared: &Shared, worker: &mut Worker, run: &SearchRun) {
+    let (job, tb) = (&run.job, &*run.resources.tablebase);
     let mut noted = worker.node_network.take();
-    let network = shared.numa.network_for(&search.resources.network, worker.numa_node, &mut noted);
+    let network = shared.numa.network_for(&run.resources.network, worker.numa_node, &mut noted);
     worker.node_network = noted;
     let root = RootMoves::new(job.position.board(), &job.limits.search_moves, tb.root());
     worker.prepare(&job.position, root, network);
@@ -137,14 +137,14 @@ fn deepen(
                 reports.line(w.progress(), depth, multipv, score, bound, line);
             }
         };
-        let searched = worker.search_lines(ctx, depth, reports.lines, on_fail);
+        let searched = worker.search_lines(ctx, depth, reports.multipv, on_fail);
         ctx.budget.first_iteration_done();
         let Some(lines) = searched else {
             // Cut short: a root move that beat the previous best at this depth
             // (searched in full, or failing high) is better informed than the
             // last completed iteration, so it becomes the answer (reported by
             // the final `info` line, as a lower bound).
-            if reports.lines == 1
+            if reports.multipv == 1
                 && let Some(line) = unfinished_line(worker, depth, stability.best())
             {
                 shared.results.publish(0, line);
@@ -231,19 +231,19 @@ fn announce(
     (interrupted, choice): (bool, BestMoveChoice),
     remote: Option<Remote>,
 ) {
-    let mut results = shared.results.lines();
+    let mut results = shared.results.by_thread();
     let in_cluster = remote.is_some();
     // Another rank's line votes only if its move may be played here (a rank whose
     // state differs, e.g. after a refused command, must not hand us an illegal move).
     let playable = |r: &ThreadResult| r.best().is_some_and(|mv| worker.root.contains(mv));
-    results.extend(remote.into_iter().flat_map(|r| r.lines).filter(playable));
+    results.extend(remote.into_iter().flat_map(|r| r.results).filter(playable));
     let chosen_thread = choose(&results, choice);
     let chosen = results.get(chosen_thread).cloned().unwrap_or_default();
     // The last `info` line describes the move played, with the final node count and
     // time: after an unfinished iteration (whose nodes no line has reported yet), when
     // another thread's line won the vote, or when other ranks' final counts came in,
     // one more line is due.
-    if reports.lines == 1
+    if reports.multipv == 1
         && chosen.best().is_some()
         && (interrupted || chosen_thread != 0 || in_cluster)
     {
@@ -284,14 +284,14 @@ fn skips_next_depth(id: usize, depth: i32) -> bool {
 /// Odd helpers skip a depth now and then so threads spread over neighbouring depths;
 /// in a cluster the parity is that of the
 /// thread's place among all ranks' threads, so ranks spread like threads do.
-pub(crate) fn helper_search(shared: &Shared, worker: &mut Worker, search: &Search, id: usize) {
-    let job = &search.job;
-    let counters = &*search.resources.counters;
-    let cluster = &*search.resources.cluster;
+pub(crate) fn helper_search(shared: &Shared, worker: &mut Worker, run: &SearchRun, id: usize) {
+    let job = &run.job;
+    let counters = &*run.resources.counters;
+    let cluster = &*run.resources.cluster;
     let lane = cluster.rank() * counters.len() + id;
     let budget = NodeBudget::new(&shared.signals, counters, &job.limits);
-    let ctx = context(shared, search, budget, id, false);
-    prepare(shared, worker, search);
+    let ctx = context(shared, run, budget, id, false);
+    prepare(shared, worker, run);
     // Under `go depth N` a helper keeps searching past N until the main thread stops
     // (its deeper entries still help the main thread; an idle helper is a wasted core),
     // but only its iterations up to N take part in the choice of the move.
@@ -314,12 +314,12 @@ pub(crate) fn helper_search(shared: &Shared, worker: &mut Worker, search: &Searc
 
 /// Thread 0 of a rank that follows the leader of a cluster: it searches like a
 /// helper (no clock, no output; the leader's stop ends the search), then sends the
-/// rank's lines to the leader — without waiting for the other threads to wind
+/// rank's results to the leader — without waiting for the other threads to wind
 /// down, as the leader does not (each has published its last completed iteration).
-pub(crate) fn follower_search(shared: &Shared, worker: &mut Worker, search: &Search) {
-    let cluster = &search.resources.cluster;
+pub(crate) fn follower_search(shared: &Shared, worker: &mut Worker, run: &SearchRun) {
+    let cluster = &run.resources.cluster;
     cluster.begin();
-    helper_search(shared, worker, search, 0);
-    let lines = shared.results.lines();
-    cluster.finish(&lines, search.resources.counters.local(), None);
+    helper_search(shared, worker, run, 0);
+    let results = shared.results.by_thread();
+    cluster.finish(&results, run.resources.counters.local(), None);
 }

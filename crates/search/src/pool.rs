@@ -34,11 +34,11 @@
 //!
 //! In a cluster ([`ThreadPool::set_cluster`]) every rank runs a pool like this
 //! one on its own table; on the ranks that follow, thread 0 searches like a
-//! helper and hands its rank's lines to the leader (see `crate::cluster`).
+//! helper and hands its rank's thread results to the leader (see `crate::cluster`).
 
 use crate::choice::BestMoveChoice;
 use crate::cluster::{Alone, Cluster};
-use crate::control::{Command, Commands, Control, Resources, Search};
+use crate::control::{Command, Commands, Control, Resources, SearchRun};
 use crate::counters::Counters;
 use crate::deepening::{follower_search, helper_search, main_search};
 use crate::limits::SearchJob;
@@ -200,8 +200,8 @@ impl ThreadPool {
         tt.new_search();
         // At the root, before any thread searches: rank the moves by the tablebases.
         c.resources.tablebase_mut().prepare(&job.position, &job.limits.search_moves);
-        let search = Search { job, resources: c.resources.clone(), clock };
-        self.shared.commands.issue(c, Command::Search(Arc::new(search)), self.handles.len());
+        let run = SearchRun { job, resources: c.resources.clone(), clock };
+        self.shared.commands.issue(c, Command::Search(Arc::new(run)), self.handles.len());
     }
 
     /// Asks the running search (if any) to stop; the best move follows shortly,
@@ -215,7 +215,7 @@ impl ThreadPool {
     pub fn ponderhit(&self) {
         let pondering = matches!(
             &self.shared.commands.lock().command,
-            Some(Command::Search(search)) if search.job.limits.ponder && !search.job.limits.infinite
+            Some(Command::Search(run)) if run.job.limits.ponder && !run.job.limits.infinite
         );
         if pondering {
             self.shared.signals.ponderhit();
@@ -450,11 +450,11 @@ fn retire(shared: &Shared, threads: Vec<SearchThread>) {
 fn thread_main(shared: &Shared, retire: &AtomicBool, mut worker: Worker, id: usize, mut seen: u64) {
     while let Some(command) = shared.commands.next(retire, &mut seen) {
         match command {
-            Command::Search(search) if id == 0 && search.resources.cluster.rank() > 0 => {
-                follower_search(shared, &mut worker, &search)
+            Command::Search(run) if id == 0 && run.resources.cluster.rank() > 0 => {
+                follower_search(shared, &mut worker, &run)
             }
-            Command::Search(search) if id == 0 => main_search(shared, &mut worker, &search),
-            Command::Search(search) => helper_search(shared, &mut worker, &search, id),
+            Command::Search(run) if id == 0 => main_search(shared, &mut worker, &run),
+            Command::Search(run) => helper_search(shared, &mut worker, &run, id),
             Command::ClearHistories => worker.clear(),
         }
         // The thread's copy of the command is gone: once the last thread is

@@ -161,7 +161,7 @@ pub(crate) struct Reports<'a> {
     /// The search's counts: the totals a line shows (nodes, tablebase hits).
     pub counters: &'a Counters,
     /// How many principal variations the search reports (MultiPV).
-    pub lines: usize,
+    pub multipv: usize,
     /// The tables (their root probes count as hits).
     pub tb: &'a Tablebase,
 }
@@ -200,7 +200,7 @@ impl Reports<'_> {
     /// Whether an aspiration window that failed high or low is reported (with
     /// the line [`fail_pv`] gives): after [`FAIL_REPORT_DELAY`], with one line.
     pub fn aspiration_fail_due(&self) -> bool {
-        self.start.elapsed() > FAIL_REPORT_DELAY && self.lines == 1
+        self.start.elapsed() > FAIL_REPORT_DELAY && self.multipv == 1
     }
 }
 

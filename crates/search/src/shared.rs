@@ -34,30 +34,30 @@ pub(crate) struct Shared {
     pub reporter: Arc<dyn Reporter>,
 }
 
-/// What the threads found: each thread's latest line (see [`ThreadResult`]),
+/// What the threads found: each thread's latest result (see [`ThreadResult`]),
 /// and the outcome of the last search (for [`crate::ThreadPool::search_sync`]).
 #[derive(Default)]
 pub(crate) struct Results {
-    lines: Mutex<Vec<ThreadResult>>,
+    by_thread: Mutex<Vec<ThreadResult>>,
     outcome: Mutex<Option<SearchOutcome>>,
 }
 
 impl Results {
-    /// Before a search, or for a new set of `threads` threads: no line yet.
+    /// Before a search, or for a new set of `threads` threads: no result yet.
     pub fn reset(&self, threads: usize) {
-        let mut lines = self.lines.lock();
-        lines.clear();
-        lines.resize(threads, ThreadResult::default());
+        let mut by_thread = self.by_thread.lock();
+        by_thread.clear();
+        by_thread.resize(threads, ThreadResult::default());
     }
 
-    /// Publishes thread `id`'s latest line.
+    /// Publishes thread `id`'s latest result.
     pub fn publish(&self, id: usize, result: ThreadResult) {
-        self.lines.lock()[id] = result;
+        self.by_thread.lock()[id] = result;
     }
 
-    /// Every thread's latest line, thread 0's first.
-    pub fn lines(&self) -> Vec<ThreadResult> {
-        self.lines.lock().clone()
+    /// Every thread's latest result, thread 0's first.
+    pub fn by_thread(&self) -> Vec<ThreadResult> {
+        self.by_thread.lock().clone()
     }
 
     /// Records the outcome of the search that just ended (`None`: forget the last one).
