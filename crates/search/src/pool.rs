@@ -240,12 +240,19 @@ impl ThreadPool {
         self.shared.commands.idle()
     }
 
-    /// Runs a search to the end and returns its outcome (for bench and tests).
+    /// Runs a search to the end and returns its outcome (for bench and tests),
+    /// with every node of every thread in its count: the move is announced
+    /// before the helpers wind down, so the count announced with it misses the
+    /// nodes they searched since they last published (up to
+    /// [`CHECK_INTERVAL`](crate::budget::CHECK_INTERVAL) each); once every
+    /// thread is idle, each has published its last.
     pub fn search_sync(&self, job: SearchJob) -> Option<SearchOutcome> {
         self.shared.results.set_outcome(None);
         self.start(job);
-        self.wait_idle();
-        self.shared.results.outcome()
+        let idle = self.shared.commands.idle();
+        let mut outcome = self.shared.results.outcome()?;
+        outcome.nodes = idle.resources.counters.total();
+        Some(outcome)
     }
 
     /// Forgets everything learned: clears the table (in parallel) and every thread's histories.
@@ -472,6 +479,21 @@ mod tests {
 
     fn job() -> Arc<SearchJob> {
         Arc::new(SearchJob::new(Position::new(Board::startpos()), SearchLimits::default()))
+    }
+
+    #[test]
+    fn a_finished_search_counts_every_thread_s_last_nodes() {
+        // The helpers publish their last nodes after the main thread announced the
+        // move: the outcome must count them all the same.
+        let pool = ThreadPool::new(4, 16, Arc::new(crate::Silent));
+        let limits = SearchLimits { depth: Some(9), ..SearchLimits::default() };
+        for _ in 0..3 {
+            let outcome =
+                pool.search_sync(SearchJob { limits: limits.clone(), ..(*job()).clone() });
+            let announced = outcome.expect("a move").nodes;
+            let total = pool.shared.commands.lock().resources.counters.total();
+            assert_eq!(announced, total, "nodes published after the move was announced");
+        }
     }
 
     #[test]

@@ -29,7 +29,9 @@ pub struct SearchInfo {
     pub wdl: WdlPerMille,
     /// `Exact` for a finished line, `Lower`/`Upper` for an aspiration fail high/low.
     pub bound: Bound,
-    /// Nodes searched by all threads.
+    /// Nodes searched by all threads: as published when the move was announced
+    /// (the helpers' last few may follow), or, from
+    /// [`ThreadPool::search_sync`](crate::ThreadPool::search_sync), all of them.
     pub nodes: u64,
     /// Time since the search started.
     pub elapsed: Duration,
@@ -62,7 +64,9 @@ pub struct SearchOutcome {
     pub score: i32,
     /// The depth of the iteration the move comes from.
     pub depth: i32,
-    /// Nodes searched by all threads.
+    /// Nodes searched by all threads: as published when the move was announced
+    /// (the helpers' last few may follow), or, from
+    /// [`ThreadPool::search_sync`](crate::ThreadPool::search_sync), all of them.
     pub nodes: u64,
     /// Time the search took.
     pub elapsed: Duration,

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# What more threads are worth, measured without a machine that has them: games
+# at fixed nodes, where the search does not depend on the hardware.
+#
+#   scripts/smp_nodes.sh threads N K GAMES SEED   # N threads given N·K nodes a move against 1 thread given K
+#   scripts/smp_nodes.sh odds C K GAMES SEED      # 1 thread given C·K nodes a move against 1 thread given K
+#
+# The first is Lazy SMP's Elo at N threads as if nodes/s scaled perfectly (the
+# N threads time-share this machine's cores; `go nodes` counts all threads'
+# nodes). The second, for a few C (2, 4, 8, …), is the node-odds ladder: the
+# C at which one thread's Elo equals N threads' is Lazy SMP's effective
+# speed-up at N, and that times the measured nodes/s curve (`tessera
+# speedtest`) predicts the real gain (docs/smp.md, "Measuring threads at fixed
+# nodes"). K should be large beside the OS's time slice (~3 ms, ~4K nodes):
+# 50,000 to 100,000.
+#
+# Environment: ENGINE (default target/release/tessera), HASH (MB each, default
+# 64), CONCURRENCY (games at a time, default 2), PIN=1 (the N-thread engine on
+# CPU 0 alone, its threads time-sliced on one core: the validation's second
+# variant), OPENINGS (default data/openings.epd), OUT (PGN and JSONL, default
+# target/smp-nodes), MATCH (the runner, default ../shared/tools/match.py).
+# Every game is Tessera against Tessera: keep the PGN as data
+# (scripts/import_match.sh).
+set -euo pipefail
+if [[ $# -ne 5 || ! "$1" =~ ^(threads|odds)$ ]]; then
+    sed -n '2,6p' "$0" >&2
+    exit 2
+fi
+mode=$1 n=$2 k=$3 games=$4 seed=$5
+for number in "$n" "$k" "$games" "$seed"; do
+    [[ "$number" =~ ^[0-9]+$ && "$number" -gt 0 ]] || { echo "not a positive number: $number" >&2; exit 2; }
+done
+cd "$(dirname "$0")/.."
+engine=$(realpath "${ENGINE:-target/release/tessera}")
+[[ -x "$engine" ]] || { echo "no engine at $engine (cargo build --release, or ENGINE=...)" >&2; exit 2; }
+match=${MATCH:-../shared/tools/match.py}
+[[ -f "$match" ]] || { echo "no match runner at $match (MATCH=...)" >&2; exit 2; }
+hash=${HASH:-64}
+out=${OUT:-target/smp-nodes}
+mkdir -p "$out"
+
+cmd=$engine
+if [[ "${PIN:-0}" == 1 ]]; then
+    cmd="taskset -c 0 $engine"
+fi
+if [[ "$mode" == threads ]]; then
+    name=threads$n label=$mode-$n-$k-s$seed
+    many=(--engine "name=$name" "cmd=$cmd" "option.Threads=$n" "nodes=$((n * k))")
+else
+    name=odds$n label=$mode-$n-$k-s$seed
+    many=(--engine "name=$name" "cmd=$engine" option.Threads=1 "nodes=$((n * k))")
+fi
+[[ "${PIN:-0}" == 1 ]] && label=$label-pinned
+echo "=== $label: ${many[*]:1} against one thread at $k nodes ==="
+python3 "$match" "${many[@]}" \
+    --engine name=one "cmd=$engine" option.Threads=1 "nodes=$k" \
+    --each "option.Hash=$hash" \
+    --games "$games" --concurrency "${CONCURRENCY:-2}" \
+    --openings "${OPENINGS:-data/openings.epd}" --seed "$seed" --report-every 50 \
+    --pgnout "$out/$label.pgn" --jsonl "$out/$label.jsonl"
