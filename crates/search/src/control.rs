@@ -1,18 +1,21 @@
-//! What the pool tells its threads: one command per epoch, and for a search,
-//! everything the threads need in that one command.
+//! What the pool tells its threads: one command per search (or clear), and
+//! for a search everything the threads need in that one command.
 //!
 //! The pool keeps the resources of the next search ([`Resources`]: the table, the
 //! tablebases, the counters, the cluster, the network, the move choice) in its
-//! [`Control`], under the one mutex its threads park on. A `go` copies them (a
-//! handful of `Arc` clones) into a [`SearchRun`] with the job and issues it; a thread
-//! that wakes takes the command under that same lock and then finds all it needs
-//! in it, so the start of a search takes one lock per thread, not one per
-//! resource. The threads hold the `Arc`s only while they search; once the pool is
-//! idle the command is dropped, and the pool is again the only owner of the table
-//! and the tablebases, which it changes in place ([`Resources::tt_mut`]).
+//! [`Control`], under its mutex. A `go` copies them (a handful of `Arc` clones)
+//! into a [`SearchRun`] with the job and issues it: the pool puts a copy of the
+//! command into each thread's [`Mailbox`] and rings it. Each thread waits on a
+//! mailbox of its own, under a lock of its own, so a `go` wakes every thread at
+//! once: none queues behind the others for a shared lock before it can start
+//! (as threads woken together on one mutex would, one after another). A thread
+//! then finds all it needs in the command. The threads hold the `Arc`s only
+//! while they search; once the pool is idle the command is dropped, and the pool
+//! is again the only owner of the table and the tablebases, which it changes in
+//! place ([`Resources::tt_mut`]).
 //!
-//! [`Commands`] is that mutex with its two condition variables: the threads
-//! wait on one for a new command, the pool on the other for them to finish it.
+//! [`Commands`] is the pool's mutex with the condition variable the pool waits
+//! on for the threads to finish a command.
 
 use crate::choice::BestMoveChoice;
 use crate::cluster::Cluster;
@@ -22,7 +25,6 @@ use crate::sync::{Condvar, Mutex, MutexGuard};
 use crate::tablebase::Tablebase;
 use crate::time::Clock;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use tt::TranspositionTable;
 
 /// What a search uses besides its job, owned by the pool between searches.
@@ -64,7 +66,7 @@ pub(crate) struct SearchRun {
     pub clock: Clock,
 }
 
-/// What the threads are told to do: one command per epoch.
+/// What the threads are told to do.
 #[derive(Clone)]
 pub(crate) enum Command {
     /// Search this job.
@@ -73,48 +75,39 @@ pub(crate) enum Command {
     ClearHistories,
 }
 
-/// The pool's state under its mutex: the resources of the next search and the
-/// command of the current epoch.
+/// The pool's state under its mutex: the resources of the next search, the
+/// threads' mailboxes, and the command under way.
 ///
-/// A command is a value of its epoch, not a flag that someone resets: it stays
-/// until every thread has finished it (it is dropped then, so that the pool owns
-/// the resources alone again), and the next [`Control::issue`] starts a new
-/// epoch. A thread that wakes late (after the others have finished) therefore
-/// still finds the command it woke for, and a `ClearHistories` is never missed.
+/// A command stays until every thread has finished it (it is dropped then, so
+/// that the pool owns the resources alone again); a new one is issued only when
+/// the pool is idle, so a mailbox never holds more than one command.
 pub(crate) struct Control {
     /// The current command; `None` before the first and once every thread has
     /// finished it.
     pub command: Option<Command>,
-    /// Incremented for every command.
-    pub epoch: u64,
     /// Threads still working on the current command.
     pub active: usize,
     /// What the next search gets (changed only while no thread is active).
     pub resources: Resources,
+    /// One mailbox per thread, thread 0's first.
+    pub mailboxes: Vec<Arc<Mailbox>>,
 }
 
 impl Control {
-    /// No command yet.
+    /// No command yet, and no thread.
     pub fn new(resources: Resources) -> Control {
-        Control { command: None, epoch: 0, active: 0, resources }
+        Control { command: None, active: 0, resources, mailboxes: Vec::new() }
     }
 
-    /// Gives `threads` threads a new command (the pool must be idle).
-    pub fn issue(&mut self, command: Command, threads: usize) {
+    /// Gives every thread a new command (the pool must be idle): a copy into
+    /// each mailbox, which wakes its thread.
+    pub fn issue(&mut self, command: Command) {
         debug_assert_eq!(self.active, 0, "a command issued while the threads work");
-        self.command = Some(command);
-        self.epoch += 1;
-        self.active = threads;
-    }
-
-    /// The command a thread that last ran epoch `seen` has not run yet, if any.
-    pub fn take(&self, seen: &mut u64) -> Option<Command> {
-        if self.epoch == *seen {
-            return None;
+        self.active = self.mailboxes.len();
+        for mailbox in &self.mailboxes {
+            mailbox.deliver(command.clone());
         }
-        *seen = self.epoch;
-        debug_assert!(self.command.is_some(), "every epoch has its command");
-        self.command.clone()
+        self.command = Some(command);
     }
 
     /// A thread has finished the current command (and dropped its copy of it).
@@ -130,13 +123,58 @@ impl Control {
     }
 }
 
-/// The pool's [`Control`] under its one mutex, and the waits on it: threads
-/// wait for a command ([`Commands::next`]), the pool for the threads to finish
-/// it ([`Commands::idle`]).
+/// Where one thread waits for its commands: a slot under a lock of its own,
+/// and a condition variable that only its thread waits on.
+#[derive(Default)]
+pub(crate) struct Mailbox {
+    letter: Mutex<Letter>,
+    ring: Condvar,
+}
+
+/// What a mailbox holds.
+#[derive(Default)]
+struct Letter {
+    /// A command the thread has not taken yet.
+    command: Option<Command>,
+    /// The thread is to exit (set only while the pool is idle).
+    retire: bool,
+}
+
+impl Mailbox {
+    /// Leaves `command` for the thread and wakes it.
+    fn deliver(&self, command: Command) {
+        let mut letter = self.letter.lock();
+        debug_assert!(letter.command.is_none(), "a thread had not taken its last command");
+        letter.command = Some(command);
+        drop(letter);
+        self.ring.notify_one();
+    }
+
+    /// Tells the thread to exit once it has no command left.
+    pub fn retire(&self) {
+        self.letter.lock().retire = true;
+        self.ring.notify_one();
+    }
+
+    /// Waits for the thread's next command; `None` once it is retired.
+    pub fn next(&self) -> Option<Command> {
+        let mut letter = self.letter.lock();
+        loop {
+            if let Some(command) = letter.command.take() {
+                return Some(command);
+            }
+            if letter.retire {
+                return None;
+            }
+            letter = self.ring.wait(letter);
+        }
+    }
+}
+
+/// The pool's [`Control`] under its mutex, and the pool's wait on it for the
+/// threads to finish a command ([`Commands::idle`]).
 pub(crate) struct Commands {
     control: Mutex<Control>,
-    /// Signalled when a command is issued or threads must retire.
-    wake: Condvar,
     /// Signalled when the main thread may go on, or the pool is idle.
     idle: Condvar,
 }
@@ -144,11 +182,7 @@ pub(crate) struct Commands {
 impl Commands {
     /// No command yet; `resources` for the first search.
     pub fn new(resources: Resources) -> Commands {
-        Commands {
-            control: Mutex::new(Control::new(resources)),
-            wake: Condvar::new(),
-            idle: Condvar::new(),
-        }
+        Commands { control: Mutex::new(Control::new(resources)), idle: Condvar::new() }
     }
 
     /// The pool's state, locked (whether or not the threads are working).
@@ -166,26 +200,10 @@ impl Commands {
         c
     }
 
-    /// Issues `command` to `threads` threads and wakes them; `control` is the
-    /// lock [`Commands::idle`] returned.
-    pub fn issue(&self, mut control: MutexGuard<'_, Control>, command: Command, threads: usize) {
-        control.issue(command, threads);
-        self.wake.notify_all();
-    }
-
-    /// A thread that last ran epoch `seen` waits for its next command; `None`
-    /// once `retire` is set (see [`Commands::retire`]).
-    pub fn next(&self, retire: &AtomicBool, seen: &mut u64) -> Option<Command> {
-        let mut c = self.control.lock();
-        loop {
-            if retire.load(Ordering::SeqCst) {
-                return None;
-            }
-            if let Some(command) = c.take(seen) {
-                return Some(command);
-            }
-            c = self.wake.wait(c);
-        }
+    /// Issues `command` to every thread; `control` is the lock
+    /// [`Commands::idle`] returned.
+    pub fn issue(&self, mut control: MutexGuard<'_, Control>, command: Command) {
+        control.issue(command);
     }
 
     /// A thread has finished its command (and dropped its copy of it).
@@ -193,16 +211,6 @@ impl Commands {
         if self.control.lock().finish() {
             self.idle.notify_all();
         }
-    }
-
-    /// Tells the threads of `flags` to exit. The flags are set under the lock,
-    /// so a thread cannot check its flag and then miss the wake-up.
-    pub fn retire<'a>(&self, flags: impl IntoIterator<Item = &'a AtomicBool>) {
-        let _c = self.control.lock();
-        for flag in flags {
-            flag.store(true, Ordering::SeqCst);
-        }
-        self.wake.notify_all();
     }
 }
 
@@ -231,43 +239,83 @@ mod tests {
         Command::Search(Arc::new(SearchRun { job, resources: resources.clone(), clock }))
     }
 
+    /// A pool's state with `threads` mailboxes.
+    fn control(threads: usize) -> Control {
+        let mut c = Control::new(resources());
+        c.mailboxes = (0..threads).map(|_| Arc::new(Mailbox::default())).collect();
+        c
+    }
+
     #[test]
-    fn a_thread_that_wakes_late_still_gets_the_clear() {
-        // Two threads; `seen` is each one's last epoch. Either may wake last.
+    fn a_thread_that_wakes_late_still_gets_each_command_once() {
+        // Either thread may be the late one: the other takes and finishes each
+        // command before the late one looks at its mailbox.
         for late in [0, 1] {
-            let mut c = Control::new(resources());
-            let mut seen = [0u64; 2];
-            c.issue(search(&c.resources), 2);
-            for s in &mut seen {
-                assert!(matches!(c.take(s), Some(Command::Search(_))));
-                c.finish();
-            }
-            c.issue(Command::ClearHistories, 2);
-            // The other thread takes the command and finishes before `late` wakes.
             let early = 1 - late;
-            assert!(matches!(c.take(&mut seen[early]), Some(Command::ClearHistories)));
+            let mut c = control(2);
+            c.issue(search(&c.resources));
+            assert!(matches!(c.mailboxes[early].next(), Some(Command::Search(_))));
             assert!(c.finish(), "one thread left: the main thread may go on");
-            assert!(c.take(&mut seen[early]).is_none(), "a command runs once per thread");
-            assert!(
-                matches!(c.take(&mut seen[late]), Some(Command::ClearHistories)),
-                "thread {late} woke after thread {early} had finished and missed the clear"
-            );
+            assert!(matches!(c.mailboxes[late].next(), Some(Command::Search(_))));
             assert!(c.finish());
             assert_eq!(c.active, 0);
+            c.issue(Command::ClearHistories);
+            assert!(matches!(c.mailboxes[early].next(), Some(Command::ClearHistories)));
+            c.finish();
+            assert!(
+                matches!(c.mailboxes[late].next(), Some(Command::ClearHistories)),
+                "thread {late} woke after thread {early} had finished and missed the clear"
+            );
+            c.finish();
             // The next search is a search for both, not a second clear.
-            c.issue(search(&c.resources), 2);
-            for s in &mut seen {
-                assert!(matches!(c.take(s), Some(Command::Search(_))));
+            c.issue(search(&c.resources));
+            for mailbox in &c.mailboxes {
+                assert!(matches!(mailbox.next(), Some(Command::Search(_))));
             }
         }
     }
 
     #[test]
+    fn one_issue_wakes_every_waiting_thread_and_a_retired_one_exits() {
+        let mut c = control(4);
+        let waiting: Vec<_> = c
+            .mailboxes
+            .iter()
+            .map(|mailbox| {
+                let mailbox = Arc::clone(mailbox);
+                std::thread::spawn(move || {
+                    let mut searches = 0;
+                    while let Some(command) = mailbox.next() {
+                        searches += usize::from(matches!(command, Command::Search(_)));
+                    }
+                    searches
+                })
+            })
+            .collect();
+        for _ in 0..3 {
+            c.issue(search(&c.resources));
+            // No thread finishes here: each got its copy all the same, so the
+            // pool reads the count down by hand before the next command.
+            c.active = 0;
+            c.command = None;
+            // A mailbox holds one command: wait until every thread took its own.
+            while c.mailboxes.iter().any(|m| m.letter.lock().command.is_some()) {
+                std::thread::yield_now();
+            }
+        }
+        for mailbox in &c.mailboxes {
+            mailbox.retire();
+        }
+        let searches: Vec<usize> =
+            waiting.into_iter().map(|t| t.join().expect("a thread")).collect();
+        assert_eq!(searches, [3, 3, 3, 3]);
+    }
+
+    #[test]
     fn once_every_thread_has_searched_the_pool_owns_its_table_again() {
-        let mut c = Control::new(resources());
-        c.issue(search(&c.resources), 2);
-        let mut seen = [0u64; 2];
-        let taken: Vec<_> = seen.iter_mut().map(|s| c.take(s).expect("a command")).collect();
+        let mut c = control(2);
+        c.issue(search(&c.resources));
+        let taken: Vec<_> = c.mailboxes.iter().map(|m| m.next().expect("a command")).collect();
         for command in taken {
             assert!(Arc::get_mut(&mut c.resources.tt).is_none(), "a search holds the table");
             drop(command);

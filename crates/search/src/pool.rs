@@ -1,7 +1,7 @@
 //! The Lazy SMP thread pool.
 //!
-//! Threads are created once (and re-created only when `Threads` changes); they
-//! park on a condition variable between searches. For each `go` every thread
+//! Threads are created once (and re-created only when `Threads` changes); each
+//! waits on a mailbox of its own between searches. For each `go` every thread
 //! searches the same root with its own [`Worker`]; they share the
 //! transposition table, one stop flag and per-thread counters on cache lines
 //! of their own, and one clock. Thread 0 is the main thread: it keeps the clock
@@ -10,10 +10,10 @@
 //! announces the best move.
 //!
 //! A `go` is one command ([`crate::control`]): the job and every resource the
-//! search uses (table, tablebases, counters, cluster, network), issued under
-//! the pool's one mutex with a new epoch. A thread takes that lock once to
-//! take the command and then finds everything in it: the start of a search
-//! takes one lock per thread. After that, locks are taken only once per
+//! search uses (table, tablebases, counters, cluster, network), put into every
+//! thread's mailbox. A thread takes its own mailbox's lock to take the command
+//! and then finds everything in it: the threads start together, none queued
+//! behind another for a lock. After that, locks are taken only once per
 //! completed iteration (to publish a thread's result) and at the end, never
 //! inside the search itself. Between searches the pool owns the table and the
 //! tablebases alone and changes them in place.
@@ -38,7 +38,7 @@
 
 use crate::choice::BestMoveChoice;
 use crate::cluster::{Alone, Cluster};
-use crate::control::{Command, Commands, Control, Resources, SearchRun};
+use crate::control::{Command, Commands, Control, Mailbox, Resources, SearchRun};
 use crate::counters::Counters;
 use crate::deepening::{follower_search, helper_search, main_search};
 use crate::limits::SearchJob;
@@ -54,7 +54,6 @@ use crate::time::Clock;
 use crate::worker::Worker;
 use std::fmt;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 use std::thread::JoinHandle;
 use syzygy::{LoadError, LoadReport};
 use tt::TranspositionTable;
@@ -88,11 +87,10 @@ impl fmt::Display for PoolError {
 
 impl std::error::Error for PoolError {}
 
-/// A running search thread and the flag that tells it to exit.
+/// A running search thread and the mailbox it takes its commands from.
 struct SearchThread {
     handle: JoinHandle<()>,
-    /// Set (under the control lock) to make the thread exit.
-    retire: Arc<AtomicBool>,
+    mailbox: Arc<Mailbox>,
 }
 
 /// The pool of search threads.
@@ -148,9 +146,12 @@ impl ThreadPool {
     /// Makes `handles` the pool's threads (the pool must be idle): the old set
     /// retires, and the per-thread counters and results are sized for the new one.
     fn install(&mut self, handles: Vec<SearchThread>) {
-        retire(&self.shared, std::mem::replace(&mut self.handles, handles));
+        retire(std::mem::replace(&mut self.handles, handles));
         let threads = self.handles.len();
-        self.shared.commands.lock().resources.counters = Arc::new(Counters::new(threads));
+        let mut c = self.shared.commands.lock();
+        c.mailboxes = self.handles.iter().map(|t| Arc::clone(&t.mailbox)).collect();
+        c.resources.counters = Arc::new(Counters::new(threads));
+        drop(c);
         self.shared.results.reset(threads);
     }
 
@@ -201,7 +202,7 @@ impl ThreadPool {
         // At the root, before any thread searches: rank the moves by the tablebases.
         c.resources.tablebase_mut().prepare(&job.position, &job.limits.search_moves);
         let run = SearchRun { job, resources: c.resources.clone(), clock };
-        self.shared.commands.issue(c, Command::Search(Arc::new(run)), self.handles.len());
+        self.shared.commands.issue(c, Command::Search(Arc::new(run)));
     }
 
     /// Asks the running search (if any) to stop; the best move follows shortly,
@@ -243,8 +244,7 @@ impl ThreadPool {
     /// Runs a search to the end and returns its outcome (for bench and tests),
     /// with every node of every thread in its count: the move is announced
     /// before the helpers wind down, so the count announced with it misses the
-    /// nodes they searched since they last published (up to
-    /// [`CHECK_INTERVAL`](crate::budget::CHECK_INTERVAL) each); once every
+    /// nodes they searched since they last published (up to 1024 each); once every
     /// thread is idle, each has published its last.
     pub fn search_sync(&self, job: SearchJob) -> Option<SearchOutcome> {
         self.shared.results.set_outcome(None);
@@ -259,7 +259,7 @@ impl ThreadPool {
     pub fn clear(&mut self) {
         let mut c = self.stopped();
         c.resources.tt_mut().clear();
-        self.shared.commands.issue(c, Command::ClearHistories, self.handles.len());
+        self.shared.commands.issue(c, Command::ClearHistories);
         self.wait_idle();
     }
 
@@ -350,7 +350,7 @@ impl ThreadPool {
 impl Drop for ThreadPool {
     fn drop(&mut self) {
         self.stop_and_wait();
-        retire(&self.shared, std::mem::take(&mut self.handles));
+        retire(std::mem::take(&mut self.handles));
     }
 }
 
@@ -383,10 +383,7 @@ fn room_for_a_thread() -> bool {
 /// pinned binds itself to one group instead, so that the threads reach every
 /// group ([`crate::processor_groups`]).
 fn spawn(shared: &Arc<Shared>, threads: usize) -> Result<Vec<SearchThread>, PoolError> {
-    let (epoch, network) = {
-        let c = shared.commands.lock();
-        (c.epoch, Arc::clone(&c.resources.network))
-    };
+    let network = Arc::clone(&shared.commands.lock().resources.network);
     let topology = shared.numa.topology();
     let nodes = topology.as_ref().map(|t| t.assign(threads));
     let groups = processor_groups::assign(&processor_groups::active_groups(), threads);
@@ -394,9 +391,9 @@ fn spawn(shared: &Arc<Shared>, threads: usize) -> Result<Vec<SearchThread>, Pool
     let mut pinned = Vec::with_capacity(threads);
     let (ready, started) = std::sync::mpsc::channel::<Option<usize>>();
     for id in 0..threads {
-        let retire_flag = Arc::new(AtomicBool::new(false));
-        let (thread_shared, flag, ready, network) =
-            (Arc::clone(shared), Arc::clone(&retire_flag), ready.clone(), Arc::clone(&network));
+        let mailbox = Arc::new(Mailbox::default());
+        let (thread_shared, inbox, ready, network) =
+            (Arc::clone(shared), Arc::clone(&mailbox), ready.clone(), Arc::clone(&network));
         let place = topology.as_ref().zip(nodes.as_ref()).map(|(t, nodes)| {
             let node = nodes[id];
             (node, t.cpus(node).to_vec())
@@ -421,7 +418,7 @@ fn spawn(shared: &Arc<Shared>, threads: usize) -> Result<Vec<SearchThread>, Pool
                     worker.numa_node = node;
                     worker.node_network = copy;
                     let _ = ready.send(node);
-                    thread_main(&thread_shared, &flag, worker, id, epoch);
+                    thread_main(&thread_shared, &inbox, worker, id);
                 },
             )
         } else {
@@ -433,10 +430,10 @@ fn spawn(shared: &Arc<Shared>, threads: usize) -> Result<Vec<SearchThread>, Pool
         match spawned {
             Ok(handle) => {
                 pinned.push(started.recv().ok().flatten());
-                handles.push(SearchThread { handle, retire: retire_flag });
+                handles.push(SearchThread { handle, mailbox });
             }
             Err(error) => {
-                retire(shared, handles);
+                retire(handles);
                 return Err(PoolError::Threads { wanted: threads, started: id, error });
             }
         }
@@ -446,16 +443,18 @@ fn spawn(shared: &Arc<Shared>, threads: usize) -> Result<Vec<SearchThread>, Pool
 }
 
 /// Tells idle `threads` to exit and waits for them.
-fn retire(shared: &Shared, threads: Vec<SearchThread>) {
-    shared.commands.retire(threads.iter().map(|t| &*t.retire));
+fn retire(threads: Vec<SearchThread>) {
+    for t in &threads {
+        t.mailbox.retire();
+    }
     for t in threads {
         let _ = t.handle.join();
     }
 }
 
 /// A search thread: runs each command it is given, until it is retired.
-fn thread_main(shared: &Shared, retire: &AtomicBool, mut worker: Worker, id: usize, mut seen: u64) {
-    while let Some(command) = shared.commands.next(retire, &mut seen) {
+fn thread_main(shared: &Shared, mailbox: &Mailbox, mut worker: Worker, id: usize) {
+    while let Some(command) = mailbox.next() {
         match command {
             Command::Search(run) if id == 0 && run.resources.cluster.rank() > 0 => {
                 follower_search(shared, &mut worker, &run)

@@ -4,13 +4,13 @@
 //! | part | what | locked |
 //! |---|---|---|
 //! | [`Signals`] (`signals.rs`) | the stop flag, the hold of `go infinite` / `go ponder`, `ponderhit`, the hard limit's deadline | never: atomics (a mutex only for the main thread's waits before it answers) |
-//! | [`Commands`] (`control.rs`) | the command of the epoch and the resources of the next search | once per thread to take a command, once to finish it |
+//! | [`Commands`] (`control.rs`) | the command under way, the resources of the next search, each thread's mailbox | by the pool to issue a command; once per thread to finish it (a thread takes a command from its own mailbox, under that mailbox's lock) |
 //! | [`Results`] | each thread's latest line and the last search's outcome | once per completed iteration, and at the end |
 //! | [`NumaNodes`] (`numa.rs`) | the pinning policy, where each thread went, each node's copy of the network | when threads start, and by pinned threads when the network changes |
 //! | the reporter | where the main thread's lines go | never |
 //!
 //! The node counts and the clock of a search are not here but in its command
-//! (`Resources::counters`, `Search::clock` in `control.rs`).
+//! (`Resources::counters`, `SearchRun::clock` in `control.rs`).
 
 use crate::choice::ThreadResult;
 use crate::control::Commands;
@@ -24,7 +24,7 @@ use std::sync::Arc;
 pub(crate) struct Shared {
     /// The stop flag and the hold of `go infinite` / `go ponder`.
     pub signals: Signals,
-    /// The command of the epoch, and the waits for it.
+    /// The command under way, the threads' mailboxes, and the pool's wait for the threads.
     pub commands: Commands,
     /// What the threads found.
     pub results: Results,

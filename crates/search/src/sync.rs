@@ -61,4 +61,9 @@ impl Condvar {
     pub fn notify_all(&self) {
         self.0.notify_all();
     }
+
+    /// Wakes one thread waiting (the only one, where one thread waits on it).
+    pub fn notify_one(&self) {
+        self.0.notify_one();
+    }
 }
