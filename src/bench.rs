@@ -4,7 +4,7 @@
 //! that should not alter the search must not alter it.
 
 use board::{Board, Position};
-use search::{SearchJob, SearchLimits, Silent, ThreadPool};
+use search::{SearchJob, SearchLimits, SearchOutcome, Silent, ThreadPool};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
@@ -67,43 +67,65 @@ pub const POSITIONS: &[&str] = &[
     "1r3rk1/5ppp/8/8/8/8/5PPP/1R3RK1 w - - 0 1",
 ];
 
+/// The nodes and time of a pass over [`POSITIONS`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Totals {
+    /// Nodes searched, all threads together.
+    pub nodes: u64,
+    /// The searches' time, from each `go` to its best move.
+    pub time: Duration,
+}
+
+impl Totals {
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        (self.nodes as f64 / self.time.as_secs_f64().max(1e-9)) as u64
+    }
+}
+
+/// Searches each of [`POSITIONS`] in turn on `pool` under `limits` (the table
+/// and histories cleared before each when `clear_each`), and hands `each` the
+/// position's index, board, outcome and time. A bad FEN or a search that
+/// gives no outcome is an error.
+pub fn search_positions(
+    pool: &mut ThreadPool,
+    limits: &SearchLimits,
+    clear_each: bool,
+    mut each: impl FnMut(usize, &Board, &SearchOutcome, Duration),
+) -> Result<Totals, String> {
+    let mut totals = Totals::default();
+    for (i, fen) in POSITIONS.iter().enumerate() {
+        let board = Board::from_fen(fen).map_err(|_| format!("bad FEN {fen}"))?;
+        if clear_each {
+            pool.clear();
+        }
+        let job = SearchJob::new(Position::new(board), limits.clone());
+        let start = job.start;
+        let outcome = pool.search_sync(job).ok_or("the search did not finish")?;
+        let elapsed = start.elapsed();
+        totals.time += elapsed;
+        totals.nodes += outcome.nodes;
+        each(i, &board, &outcome, elapsed);
+    }
+    Ok(totals)
+}
+
 /// Runs the bench and prints the per-position and total figures.
 pub fn run(args: &[String]) -> ExitCode {
-    let parse = |i: usize, default: usize, max: usize| -> Option<usize> {
-        match args.get(i) {
-            None => Some(default),
-            Some(a) => a.parse::<usize>().ok().filter(|&v| (1..=max).contains(&v)),
-        }
-    };
+    use tessera::cli::word;
     // A fourth word is refused, not ignored.
     let (Some(depth), Some(threads), Some(hash), None) = (
-        parse(0, DEFAULT_DEPTH as usize, 64),
-        parse(1, 1, 1024),
-        parse(2, 16, 1 << 16),
+        word(args, 0, DEFAULT_DEPTH, 1..=64),
+        word(args, 1, 1, 1..=1024),
+        word(args, 2, 16, 1..=1 << 16),
         args.get(3),
     ) else {
         eprintln!("{}", tessera::cli::usage("bench"));
         return ExitCode::FAILURE;
     };
     let mut pool = ThreadPool::new(threads, hash, Arc::new(Silent));
-    let mut total_nodes = 0u64;
-    let mut total_time = Duration::ZERO;
-    for (i, fen) in POSITIONS.iter().enumerate() {
-        let Ok(board) = Board::from_fen(fen) else {
-            eprintln!("bench: bad FEN {fen}");
-            return ExitCode::FAILURE;
-        };
-        pool.clear();
-        let limits = SearchLimits { depth: Some(depth as i32), ..SearchLimits::default() };
-        let job = SearchJob::new(Position::new(board), limits);
-        let start = job.start;
-        let Some(outcome) = pool.search_sync(job) else {
-            eprintln!("bench: the search did not finish");
-            return ExitCode::FAILURE;
-        };
-        let elapsed = start.elapsed();
-        total_time += elapsed;
-        total_nodes += outcome.nodes;
+    let limits = SearchLimits { depth: Some(depth), ..SearchLimits::default() };
+    let report = |i: usize, board: &Board, outcome: &SearchOutcome, elapsed: Duration| {
         let best = outcome.best.map_or("0000".to_string(), |m| board.move_to_uci(m, false));
         eprintln!(
             "position {:2}: {:>10} nodes {:>8.1} ms  bestmove {best}",
@@ -111,12 +133,18 @@ pub fn run(args: &[String]) -> ExitCode {
             outcome.nodes,
             elapsed.as_secs_f64() * 1e3
         );
-    }
-    let nps = (total_nodes as f64 / total_time.as_secs_f64().max(1e-9)) as u64;
+    };
+    let totals = match search_positions(&mut pool, &limits, true, report) {
+        Ok(totals) => totals,
+        Err(e) => {
+            eprintln!("bench: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     eprintln!(
         "{} positions, depth {depth}, {threads} thread(s), {:.2} s",
         POSITIONS.len(),
-        total_time.as_secs_f64()
+        totals.time.as_secs_f64()
     );
-    tessera::cli::print_lines([format!("{total_nodes} nodes {nps} nps")])
+    tessera::cli::print_lines([format!("{} nodes {} nps", totals.nodes, totals.nps())])
 }

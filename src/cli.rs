@@ -1,10 +1,12 @@
 //! The command line, declared once: every subcommand with its arguments and
 //! what it does ([`SUBCOMMANDS`], which `tessera --help` lists and each command
 //! repeats after an error), and the `--name value` flags of those that take
-//! flags ([`Flag`], from which both the parser and the usage line come); and
-//! how a command's output ends ([`print_lines`]).
+//! flags ([`Flag`], from which both the parser and the usage line come); how
+//! a command reads its words ([`word`]); and how a command's output ends
+//! ([`print_lines`]).
 
 use std::collections::HashMap;
+use std::ops::RangeInclusive;
 
 /// A `--name value` flag of a subcommand.
 pub struct Flag {
@@ -152,6 +154,20 @@ pub fn flag<T: std::str::FromStr>(
     }
 }
 
+/// Word `i` of a subcommand's words parsed as `T`: `default` when there is no
+/// such word, `None` when it does not parse or lies outside `range`.
+pub fn word<T: std::str::FromStr + PartialOrd>(
+    args: &[String],
+    i: usize,
+    default: T,
+    range: RangeInclusive<T>,
+) -> Option<T> {
+    match args.get(i) {
+        None => Some(default),
+        Some(a) => a.parse::<T>().ok().filter(|v| range.contains(v)),
+    }
+}
+
 /// Prints `lines` on stdout, one per line, as a command's output. A reader
 /// that has gone (`tessera --version | head -1`) ends the output quietly; any
 /// other write error (a full disk) is reported and fails the command.
@@ -188,6 +204,19 @@ mod tests {
         assert!(parse_flags(&args, &FLAGS[1..]).is_err(), "--out is not a flag there");
         assert!(parse_flags(&args[..1], FLAGS).is_err(), "--games without a value");
         assert_eq!(parse_flags(&args[..2], FLAGS).unwrap_err(), "--out FILE is required");
+    }
+
+    #[test]
+    fn words_parse_within_their_range() {
+        let args: Vec<String> = ["12", "x", "0.5", "0"].iter().map(|s| s.to_string()).collect();
+        assert_eq!(word(&args, 0, 5usize, 1..=64), Some(12));
+        assert_eq!(word(&args, 1, 5usize, 1..=64), None, "not a number");
+        assert_eq!(word(&args, 2, 1.0f64, 0.01..=600.0), Some(0.5));
+        assert_eq!(word(&args, 3, 1usize, 1..=64), None, "out of range");
+        assert_eq!(word(&args, 4, 7usize, 1..=64), Some(7), "absent: the default");
+        let nan = vec!["NaN".to_string(), "inf".to_string()];
+        assert_eq!(word(&nan, 0, 1.0f64, 0.01..=600.0), None);
+        assert_eq!(word(&nan, 1, 1.0f64, 0.01..=600.0), None);
     }
 
     #[test]
