@@ -18,7 +18,6 @@ pub fn lines() -> Vec<String> {
         "pext" => "PEXT (BMI2)",
         _ => "magic bitboards",
     };
-    let (bits, instructions) = eval::nnue::VECTOR_WIDTH;
     let digest = &eval::nnue::EMBEDDED_SHA256[..12];
     vec![
         format!("Tessera {}", crate::VERSION),
@@ -29,11 +28,7 @@ pub fn lines() -> Vec<String> {
             env!("TESSERA_TARGET_CPU")
         ),
         format!("slider attacks: {sliders}"),
-        format!(
-            "network code: {bits}-bit vectors ({instructions}); update {}, output layer {}",
-            eval::nnue::simd::UPDATE.how(),
-            eval::nnue::simd::DOT.how()
-        ),
+        format!("network code: {}", network_code()),
         format!(
             "network: {}, sha256 {digest}, {}",
             eval::nnue::EMBEDDED_NAME,
@@ -41,6 +36,17 @@ pub fn lines() -> Vec<String> {
         ),
         format!("compiler: {}", env!("TESSERA_RUSTC")),
     ]
+}
+
+/// How the network is computed: the vector width and instructions, and the
+/// kernels of the accumulator update and the output layer.
+pub fn network_code() -> String {
+    let (bits, instructions) = eval::nnue::VECTOR_WIDTH;
+    format!(
+        "{bits}-bit vectors ({instructions}); update {}, output layer {}",
+        eval::nnue::simd::UPDATE.how(),
+        eval::nnue::simd::DOT.how()
+    )
 }
 
 #[cfg(test)]
