@@ -57,6 +57,12 @@ pub const SUBCOMMANDS: &[Subcommand] = &[
         what: "search the bench positions; ends with `N nodes M nps`",
     },
     Subcommand {
+        name: "speedtest",
+        args: Args::Words("[threads 1..1024] [hash MB] [seconds per position]"),
+        what: "nodes/s with 1, 2, 4, ... threads (default: every CPU, 64 MB a thread up to \
+               1024, 0.4 s a position); ends with `speedtest: T threads M nps (×R)`",
+    },
+    Subcommand {
         name: "perft",
         args: Args::Words("<depth 0..10> [fen]"),
         what: "count leaf nodes (divide)",

@@ -1,16 +1,18 @@
 //! Tessera, a UCI chess engine.
 //!
 //! `tessera` with no arguments speaks UCI on stdin/stdout; the subcommands
-//! (`bench`, `perft`, `datagen`, `tune-spsa`, `--version`, `--help`) and their
-//! arguments are declared once, in `src/cli.rs`, which `--help` lists. Any
-//! other arguments are UCI commands, one per argument, run in order
-//! (`tessera "genfens 10 seed 1 book None" quit`, as OpenBench sends); a `go`
-//! among them runs to its limit. The `cluster` feature runs the UCI engine
-//! over MPI ranks when an MPI launcher starts it (docs/cluster.md).
+//! (`bench`, `speedtest`, `perft`, `datagen`, `tune-spsa`, `--version`,
+//! `--help`) and their arguments are declared once, in `src/cli.rs`, which
+//! `--help` lists. Any other arguments are UCI commands, one per argument, run
+//! in order (`tessera "genfens 10 seed 1 book None" quit`, as OpenBench
+//! sends); a `go` among them runs to its limit. The `cluster` feature runs the
+//! UCI engine over MPI ranks when an MPI launcher starts it (docs/cluster.md).
 
 mod bench;
 #[cfg(feature = "cluster")]
 mod cluster_main;
+mod machine;
+mod speedtest;
 
 use std::process::ExitCode;
 use tessera::{cli::print_lines, datagen, perft_cmd, uci};
@@ -42,6 +44,7 @@ fn main() -> ExitCode {
         }
         Some("perft") => perft_cmd::run_cli(&args[1..]),
         Some("bench") => bench::run(&args[1..]),
+        Some("speedtest") => speedtest::run(&args[1..]),
         Some("datagen") => datagen::run(&args[1..]),
         Some("tune-spsa") => tune_spsa(),
         Some("--version" | "-V") => print_lines(tessera::build_info::lines()),
