@@ -3,7 +3,7 @@
 //! repeats after an error), and the `--name value` flags of those that take
 //! flags ([`Flag`], from which both the parser and the usage line come); how
 //! a command reads its words ([`word`]); and how a command's output ends
-//! ([`print_lines`]).
+//! ([`print_lines`], or [`write_lines`] for one that prints as it goes).
 
 use std::collections::HashMap;
 use std::ops::RangeInclusive;
@@ -178,17 +178,29 @@ pub fn word<T: std::str::FromStr + PartialOrd>(
 /// that has gone (`tessera --version | head -1`) ends the output quietly; any
 /// other write error (a full disk) is reported and fails the command.
 pub fn print_lines(lines: impl IntoIterator<Item = String>) -> std::process::ExitCode {
+    match write_lines(lines) {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => output_lost(&e),
+    }
+}
+
+/// Writes `lines` on stdout, one per line, and flushes them: for a command
+/// that prints as it goes and stops at the first error ([`output_lost`]).
+pub fn write_lines(lines: impl IntoIterator<Item = String>) -> std::io::Result<()> {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
-    let written = lines.into_iter().try_for_each(|line| writeln!(out, "{line}"));
-    match written.and_then(|()| out.flush()) {
-        Ok(()) => std::process::ExitCode::SUCCESS,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("tessera: cannot write to stdout: {e}");
-            std::process::ExitCode::FAILURE
-        }
+    lines.into_iter().try_for_each(|line| writeln!(out, "{line}"))?;
+    out.flush()
+}
+
+/// How a command ends when its output could not be written: quietly for a
+/// reader that has gone, else with the error reported and a failure.
+pub fn output_lost(e: &std::io::Error) -> std::process::ExitCode {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        return std::process::ExitCode::SUCCESS;
     }
+    eprintln!("tessera: cannot write to stdout: {e}");
+    std::process::ExitCode::FAILURE
 }
 
 #[cfg(test)]

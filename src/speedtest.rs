@@ -14,7 +14,7 @@ use search::{SearchLimits, Silent, ThreadPool};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
-use tessera::cli::{print_lines, usage, word};
+use tessera::cli::{output_lost, print_lines, usage, word, write_lines};
 
 /// The default time per position, in seconds.
 pub const DEFAULT_SECONDS: f64 = 0.4;
@@ -41,11 +41,6 @@ fn row(threads: usize, nps: u64, one_thread: u64) -> String {
     let ratio = nps as f64 / one_thread.max(1) as f64;
     let efficiency = 100.0 * ratio / threads as f64;
     format!("{threads:>7} {nps:>12} {:>8} {efficiency:>10.1}%", format!("×{ratio:.2}"))
-}
-
-/// Prints `lines`; `false` when stdout cannot be written.
-fn say(lines: impl IntoIterator<Item = String>) -> bool {
-    print_lines(lines) == ExitCode::SUCCESS
 }
 
 /// Runs the speed test and prints the machine, the table and the last line.
@@ -75,8 +70,9 @@ pub fn run(args: &[String]) -> ExitCode {
         list.join(", ")
     ));
     header.push(format!("{:>7} {:>12} {:>8} {:>11}", "threads", "nodes/s", "ratio", "efficiency"));
-    if !say(header) {
-        return ExitCode::FAILURE;
+    // Output that cannot be written (`| head -3`, a full disk) ends the run.
+    if let Err(e) = write_lines(header) {
+        return output_lost(&e);
     }
     let mut pool = match ThreadPool::try_new(1, hash, Arc::new(Silent)) {
         Ok(pool) => pool,
@@ -107,8 +103,8 @@ pub fn run(args: &[String]) -> ExitCode {
         if n == 1 {
             one_thread = last;
         }
-        if !say([row(n, last, one_thread)]) {
-            return ExitCode::FAILURE;
+        if let Err(e) = write_lines([row(n, last, one_thread)]) {
+            return output_lost(&e);
         }
     }
     let ratio = last as f64 / one_thread.max(1) as f64;

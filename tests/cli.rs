@@ -84,8 +84,10 @@ fn printing_to_a_reader_that_has_gone_ends_quietly() {
     // `tessera --version | head -1`: the reader closes the pipe before the
     // engine writes; the engine stops printing without a panic.
     // `bench` and `perft` report on stderr as they go, so only their status
-    // and the absence of a panic are asked of them.
-    for args in [&["--version"][..], &["--help"], &["bench", "1"], &["perft", "1"]] {
+    // and the absence of a panic are asked of them; `speedtest` stops at its
+    // first line.
+    let speedtest = &["speedtest", "1", "16", "0.01"][..];
+    for args in [&["--version"][..], &["--help"], &["bench", "1"], &["perft", "1"], speedtest] {
         let (reader, writer) = std::io::pipe().expect("a pipe");
         drop(reader);
         let out =
@@ -106,7 +108,8 @@ fn printing_to_a_full_disk_fails_the_command() {
     let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
         return; // not Linux
     };
-    for args in [&["--version"][..], &["--help"], &["bench", "1"], &["perft", "1"]] {
+    let speedtest = &["speedtest", "1", "16", "0.01"][..];
+    for args in [&["--version"][..], &["--help"], &["bench", "1"], &["perft", "1"], speedtest] {
         let full = full.try_clone().expect("the file again");
         let out = Command::new(binary()).args(args).stdout(full).output().expect("the engine runs");
         let stderr = String::from_utf8_lossy(&out.stderr);
