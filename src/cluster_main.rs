@@ -47,7 +47,7 @@ pub fn run() {
         uci::run_in_cluster(std::io::stdin().lock(), out, rank.clone());
         rank.shutdown();
     } else {
-        let commands = BufReader::new(cluster::Commands::new(rank.clone()));
+        let commands = BufReader::new(cluster::LeaderInput::new(rank.clone()));
         uci::run_in_cluster(commands, Output::new(Prefixed::new(rank.rank())), rank.clone());
     }
     // Every pool has stopped: MPI may be finalised.

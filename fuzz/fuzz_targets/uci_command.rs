@@ -8,7 +8,7 @@
 
 use board::{Board, Position};
 use libfuzzer_sys::fuzz_target;
-use tessera::uci::input::{Line, Lines};
+use tessera::uci::input::{InputLine, Lines};
 use tessera::uci::options::Settings;
 use tessera::uci::{UciCommand, parse};
 
@@ -16,7 +16,7 @@ fuzz_target!(|data: &[u8]| {
     let mut position = Position::new(Board::startpos());
     let mut settings = Settings::default();
     for line in Lines::with_limit(data, 4096) {
-        let Line::Text(text) = line else { continue };
+        let InputLine::Text(text) = line else { continue };
         match parse(&text, &position, &settings) {
             Ok(UciCommand::Position(p)) => position = p,
             Ok(UciCommand::SetOption(s)) => settings = s,

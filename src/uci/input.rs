@@ -11,7 +11,7 @@ pub const MAX_LINE_BYTES: usize = 1 << 20;
 
 /// One line of input.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Line {
+pub enum InputLine {
     /// A line of text, without its line ending.
     Text(String),
     /// A line that is not valid UTF-8: where the first bad byte is.
@@ -25,7 +25,7 @@ pub enum Line {
     TooLong(usize),
 }
 
-/// Splits input into [`Line`]s; ends at end of input or at a read error.
+/// Splits input into [`InputLine`]s; ends at end of input or at a read error.
 pub struct Lines<R> {
     input: R,
     limit: usize,
@@ -74,24 +74,24 @@ impl<R: BufRead> Lines<R> {
 }
 
 impl<R: BufRead> Iterator for Lines<R> {
-    type Item = Line;
+    type Item = InputLine;
 
-    fn next(&mut self) -> Option<Line> {
+    fn next(&mut self) -> Option<InputLine> {
         let (mut bytes, length, read_any) = self.read_raw();
         if !read_any {
             return None;
         }
         if length > self.limit {
-            return Some(Line::TooLong(length));
+            return Some(InputLine::TooLong(length));
         }
         if bytes.last() == Some(&b'\r') {
             bytes.pop();
         }
         Some(match String::from_utf8(bytes) {
-            Ok(text) => Line::Text(text),
+            Ok(text) => InputLine::Text(text),
             Err(e) => {
                 let at = e.utf8_error().valid_up_to();
-                Line::NotUtf8 { at, byte: e.as_bytes()[at] }
+                InputLine::NotUtf8 { at, byte: e.as_bytes()[at] }
             }
         })
     }
@@ -101,19 +101,19 @@ impl<R: BufRead> Iterator for Lines<R> {
 mod tests {
     use super::*;
 
-    fn lines(input: &[u8], limit: usize) -> Vec<Line> {
+    fn lines(input: &[u8], limit: usize) -> Vec<InputLine> {
         Lines::with_limit(input, limit).collect()
     }
 
     #[test]
     fn bad_bytes_and_long_lines_are_lines_too() {
-        let text = |s: &str| Line::Text(s.to_string());
+        let text = |s: &str| InputLine::Text(s.to_string());
         assert_eq!(
             lines(b"isready\n\xff\nis\xe9\r\nuci\r\n\nlast", 100),
             [
                 text("isready"),
-                Line::NotUtf8 { at: 0, byte: 0xff },
-                Line::NotUtf8 { at: 2, byte: 0xe9 },
+                InputLine::NotUtf8 { at: 0, byte: 0xff },
+                InputLine::NotUtf8 { at: 2, byte: 0xe9 },
                 text("uci"),
                 text(""),
                 text("last")
@@ -121,7 +121,7 @@ mod tests {
         );
         assert_eq!(
             lines(b"12345\n1234\n123456", 4),
-            [Line::TooLong(5), text("1234"), Line::TooLong(6)]
+            [InputLine::TooLong(5), text("1234"), InputLine::TooLong(6)]
         );
         assert!(lines(b"", 4).is_empty());
     }
@@ -130,7 +130,7 @@ mod tests {
     #[test]
     fn lines_split_across_reads() {
         let input = std::io::BufReader::with_capacity(3, &b"position startpos\ngo\n"[..]);
-        let got: Vec<Line> = Lines::with_limit(input, 10).collect();
-        assert_eq!(got, [Line::TooLong(17), Line::Text("go".into())]);
+        let got: Vec<InputLine> = Lines::with_limit(input, 10).collect();
+        assert_eq!(got, [InputLine::TooLong(17), InputLine::Text("go".into())]);
     }
 }

@@ -39,7 +39,7 @@ mod tablebases;
 use crate::rng::Rng;
 use board::{Board, Position};
 pub use command::{UciCommand, parse};
-use input::{Line, Lines};
+use input::{InputLine, Lines};
 use limiter::Limiter;
 use options::Settings;
 use output::{Output, UciReporter, shorten};
@@ -147,14 +147,14 @@ fn run_with(
     };
     for line in Lines::new(input) {
         let go_on = match line {
-            Line::Text(text) => engine.handle(&text),
-            Line::NotUtf8 { at, byte } => {
+            InputLine::Text(text) => engine.handle(&text),
+            InputLine::NotUtf8 { at, byte } => {
                 engine.error(&format!(
                     "input is not UTF-8 (byte {byte:#04X} at offset {at}); line ignored"
                 ));
                 true
             }
-            Line::TooLong(bytes) => {
+            InputLine::TooLong(bytes) => {
                 engine.error(&format!(
                     "input line of {bytes} bytes (more than {}); line ignored",
                     input::MAX_LINE_BYTES

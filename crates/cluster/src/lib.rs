@@ -36,5 +36,5 @@ pub mod wire;
 pub use binding::bound_cpus;
 pub use collector::{Collector, PER_THREAD, SHARE_DEPTH};
 pub use rank::{DEFAULT_INTERVAL, INTERVAL_VARIABLE, REPORT_TIMEOUT, Rank, Say, WINDOW, describe};
-pub use reader::Commands;
+pub use reader::LeaderInput;
 pub use transport::{Loopback, Tag, Transport};

@@ -1,5 +1,5 @@
 //! A follower's input: the leader's commands as a byte stream of lines, so a
-//! follower runs the very same UCI loop as the leader (`BufReader::new(Commands::new(rank))`).
+//! follower runs the very same UCI loop as the leader (`BufReader::new(LeaderInput::new(rank))`).
 
 use crate::rank::Rank;
 use crate::transport::Transport;
@@ -8,20 +8,20 @@ use std::sync::Arc;
 
 /// The leader's commands, one line after another; the stream never ends by
 /// itself (a follower's loop ends on the `quit` it receives).
-pub struct Commands<T: Transport> {
+pub struct LeaderInput<T: Transport> {
     rank: Arc<Rank<T>>,
     pending: Vec<u8>,
     at: usize,
 }
 
-impl<T: Transport> Commands<T> {
+impl<T: Transport> LeaderInput<T> {
     /// The commands `rank` receives.
-    pub fn new(rank: Arc<Rank<T>>) -> Commands<T> {
-        Commands { rank, pending: Vec::new(), at: 0 }
+    pub fn new(rank: Arc<Rank<T>>) -> LeaderInput<T> {
+        LeaderInput { rank, pending: Vec::new(), at: 0 }
     }
 }
 
-impl<T: Transport> Read for Commands<T> {
+impl<T: Transport> Read for LeaderInput<T> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         if self.at == self.pending.len() {
             self.pending = self.rank.next_command().into_bytes();
@@ -52,7 +52,7 @@ mod tests {
         leader.forward("ucinewgame");
         leader.forward("setoption name Hash value 32");
         leader.forward("quit");
-        let lines: Vec<String> = BufReader::new(Commands::new(follower))
+        let lines: Vec<String> = BufReader::new(LeaderInput::new(follower))
             .lines()
             .map_while(Result::ok)
             .take_while(|l| l != "quit")

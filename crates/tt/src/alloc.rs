@@ -103,7 +103,7 @@ impl fmt::Display for LargePageRefusal {
 
 /// The system refused the memory (or the size does not fit the address space).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct AllocError {
+pub(crate) struct MemoryRefusal {
     /// What was asked for; `None` when the size overflowed before a layout existed.
     #[cfg_attr(loom, allow(dead_code))]
     pub(crate) layout: Option<std::alloc::Layout>,
@@ -115,7 +115,8 @@ pub(crate) use real::HugeBuffer;
 #[cfg(not(loom))]
 mod real {
     use super::{
-        AllocError, Backing, Bucket, Deref, DerefMut, HUGE_PAGE, LargePageRefusal, PAGE, Placement,
+        Backing, Bucket, Deref, DerefMut, HUGE_PAGE, LargePageRefusal, MemoryRefusal, PAGE,
+        Placement,
     };
     use crate::parallel::for_each_part;
     use std::alloc::{Layout, alloc_zeroed, dealloc, handle_alloc_error};
@@ -197,8 +198,8 @@ mod real {
         pub(crate) fn zeroed(len: usize, placement: &Placement) -> Self {
             match Self::try_zeroed(len, placement) {
                 Ok(buffer) => buffer,
-                Err(AllocError { layout: Some(layout) }) => handle_alloc_error(layout),
-                Err(AllocError { layout: None }) => panic!(
+                Err(MemoryRefusal { layout: Some(layout) }) => handle_alloc_error(layout),
+                Err(MemoryRefusal { layout: None }) => panic!(
                     "tt: {len} elements of {} bytes overflow the address space",
                     size_of::<T>()
                 ),
@@ -209,11 +210,11 @@ mod real {
         /// beyond the address space) is an error instead of an abort.
         // Elsewhere the allocator zeroes the memory, and nothing is placed.
         #[cfg_attr(not(any(target_os = "linux", windows)), allow(unused_variables))]
-        pub(crate) fn try_zeroed(len: usize, placement: &Placement) -> Result<Self, AllocError> {
+        pub(crate) fn try_zeroed(len: usize, placement: &Placement) -> Result<Self, MemoryRefusal> {
             const { assert!(size_of::<T>() != 0, "HugeBuffer does not support zero-sized types") };
             const { assert!(align_of::<T>() <= PAGE, "aligned beyond a page") };
             let Ok(array) = Layout::array::<T>(len) else {
-                return Err(AllocError { layout: None });
+                return Err(MemoryRefusal { layout: None });
             };
             if len == 0 {
                 return Ok(Self::empty());
@@ -236,7 +237,7 @@ mod real {
             // SAFETY: `array` has non-zero size: `len > 0` and `T` is not zero-sized.
             let start = unsafe { alloc_zeroed(array) };
             if start.is_null() {
-                return Err(AllocError { layout: Some(array) });
+                return Err(MemoryRefusal { layout: Some(array) });
             }
             // SAFETY: `start` is a fresh, exclusively owned, zeroed allocation of
             // `len` elements laid out as `[T; len]`; all-zero bytes are a valid `T`
@@ -361,8 +362,8 @@ mod real {
     /// [`HUGE_PAGE`] (the mapped length is `size` rounded up to a multiple of
     /// it) and advised to use huge pages.
     #[cfg(target_os = "linux")]
-    fn map(size: usize) -> Result<Mapping, AllocError> {
-        let overflow = AllocError { layout: None };
+    fn map(size: usize) -> Result<Mapping, MemoryRefusal> {
+        let overflow = MemoryRefusal { layout: None };
         let bytes = size.checked_next_multiple_of(HUGE_PAGE).ok_or(overflow)?;
         let layout = Layout::from_size_align(bytes, HUGE_PAGE).map_err(|_| overflow)?;
         // One huge page more than needed, so that an aligned start lies inside.
@@ -380,7 +381,7 @@ mod real {
             )
         };
         if raw == libc::MAP_FAILED {
-            return Err(AllocError { layout: Some(layout) });
+            return Err(MemoryRefusal { layout: Some(layout) });
         }
         let head = raw.addr().next_multiple_of(HUGE_PAGE) - raw.addr();
         let tail = span - head - bytes;
@@ -426,7 +427,7 @@ mod real {
     /// minimum), else regular pages (page aligned, in fact aligned to the
     /// system's 64 KiB allocation granularity).
     #[cfg(windows)]
-    fn map(size: usize) -> Result<Mapping, AllocError> {
+    fn map(size: usize) -> Result<Mapping, MemoryRefusal> {
         use windows_sys::Win32::System::Memory::{
             MEM_COMMIT, MEM_RESERVE, PAGE_READWRITE, VirtualAlloc,
         };
@@ -443,7 +444,7 @@ mod real {
         let start =
             unsafe { VirtualAlloc(ptr::null(), size, MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE) };
         if start.is_null() {
-            return Err(AllocError { layout: Layout::from_size_align(size, PAGE).ok() });
+            return Err(MemoryRefusal { layout: Layout::from_size_align(size, PAGE).ok() });
         }
         Ok(Mapping {
             start: start.cast(),
@@ -679,7 +680,7 @@ mod model {
         pub(crate) fn try_zeroed(
             len: usize,
             placement: &Placement,
-        ) -> Result<Self, super::AllocError> {
+        ) -> Result<Self, super::MemoryRefusal> {
             Ok(Self::zeroed(len, placement))
         }
 

@@ -87,7 +87,7 @@ impl TranspositionTable {
 
     fn allocate(mb: usize, placement: &Placement) -> Result<HugeBuffer<Bucket>, AllocError> {
         HugeBuffer::try_zeroed(mb * BUCKETS_PER_MB, placement)
-            .map_err(|alloc::AllocError { .. }| AllocError { mb })
+            .map_err(|alloc::MemoryRefusal { .. }| AllocError { mb })
     }
 
     /// A table of exactly `buckets` buckets (at least one), for tests and model
