@@ -54,7 +54,11 @@
 #   clock stops the runner as Ctrl-C would: the game in play is dropped and
 #   the summary of the finished ones printed (games-from-OFFSET.log). The
 #   next run continues with OFFSET plus the pairs finished; pool the chunks'
-#   PGNs, leaving out a lone first game of an unfinished pair.
+#   PGNs, leaving out a lone first game of an unfinished pair. With NODES=K
+#   the games are at fixed nodes instead (MANY threads given MANY·K nodes a
+#   move, FEW given FEW·K: the method of scripts/smp_nodes.sh on real cores),
+#   as many at once as the CPUs hold MANY-thread sides (CONCURRENCY to
+#   choose).
 #
 # ENGINE=path runs another engine binary than the kit's (scripts/check_many_core.sh,
 # the test of `scaling` and `report`, uses it on a build made here).
@@ -253,13 +257,26 @@ games)
     game_engine=${ENGINE:-./tessera}
     cd "$here"
     [ -f match.py ] || { echo "the kit has no match runner (match.py: set MATCH when building the kit)" >&2; exit 1; }
+    # On the clock one game at a time, so the MANY side has the cores it is
+    # measured with; at fixed nodes (NODES=K: MANY threads get MANY·K nodes a
+    # move, FEW get FEW·K) as many games at once as the CPUs hold MANY-thread sides.
+    if [ -n "${NODES:-}" ]; then
+        limits=("nodes=$((many * NODES))" "nodes=$((few * NODES))")
+        cpus=$(nproc)
+        concurrency=${CONCURRENCY:-$((cpus / many > 0 ? cpus / many : 1))}
+        label=threads$many-vs-$few-nodes$NODES-from-$offset
+    else
+        limits=("tc=${TC:-4+0.04}" "tc=${TC:-4+0.04}")
+        concurrency=${CONCURRENCY:-1}
+        label=threads$many-vs-$few-from-$offset
+    fi
     status=0
     timeout -s INT -k 60 "$secs" python3 match.py \
-        --engine name="threads$many" cmd="$game_engine" option.Threads="$many" \
-        --engine name="threads$few" cmd="$game_engine" option.Threads="$few" \
-        --each option.Hash=64 --tc "${TC:-4+0.04}" --games 1000 --concurrency 1 \
+        --engine name="threads$many" cmd="$game_engine" option.Threads="$many" "${limits[0]}" \
+        --engine name="threads$few" cmd="$game_engine" option.Threads="$few" "${limits[1]}" \
+        --each option.Hash=64 --games 1000 --concurrency "$concurrency" \
         --openings openings.epd --order sequential --opening-offset "$offset" \
-        --pgnout "$out/threads$many-vs-$few-from-$offset.pgn" \
+        --pgnout "$out/$label.pgn" \
         >"$out/games-from-$offset.log" 2>&1 || status=$?
     tail -n 25 "$out/games-from-$offset.log"
     # timeout's 124 is the clock ending the chunk, as planned.
