@@ -116,6 +116,21 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_help_states_the_defaults_the_code_uses() {
+        // `--help` is library text (cli.rs) and cannot read these constants:
+        // this keeps the two in step.
+        let help = tessera::cli::SUBCOMMANDS
+            .iter()
+            .find(|c| c.name == "speedtest")
+            .map(|c| c.what)
+            .expect("speedtest is listed");
+        let per_thread = default_hash(1);
+        let cap = default_hash(usize::MAX / 64);
+        assert!(help.contains(&format!("{DEFAULT_SECONDS} s a position")), "{help}");
+        assert!(help.contains(&format!("{per_thread} MB a thread up to {cap}")), "{help}");
+    }
+
+    #[test]
     fn thread_counts_double_up_to_the_threads_asked_for() {
         assert_eq!(thread_counts(1), [1]);
         assert_eq!(thread_counts(2), [1, 2]);
