@@ -4,6 +4,7 @@
 #
 #   scripts/smp_nodes.sh threads N K GAMES SEED   # N threads given N·K nodes a move against 1 thread given K
 #   scripts/smp_nodes.sh odds C K GAMES SEED      # 1 thread given C·K nodes a move against 1 thread given K
+#   scripts/smp_nodes.sh versus N K GAMES SEED    # ENGINE against BASE, N threads and N·K nodes each
 #
 # The first is Lazy SMP's Elo at N threads as if nodes/s scaled perfectly (the
 # N threads time-share this machine's cores; `go nodes` counts all threads'
@@ -12,9 +13,11 @@
 # speed-up at N, and that times the measured nodes/s curve (`tessera
 # speedtest`) predicts the real gain (docs/smp.md, "Measuring threads at fixed
 # nodes"). K should be large beside the OS's time slice (~3 ms, ~4K nodes):
-# 50,000 to 100,000.
+# 50,000 to 100,000. The third judges a change to Lazy SMP at N threads: the
+# engine with it (ENGINE) against the engine without it (BASE, a path), the
+# same threads and nodes on both sides.
 #
-# Environment: ENGINE (default target/release/tessera), HASH (MB each, default
+# Environment: ENGINE (default target/release/tessera), BASE (versus only), HASH (MB each, default
 # 64), CONCURRENCY (games at a time, default 2), PIN=1 (the N-thread engine on
 # CPU 0 alone, its threads time-sliced on one core: the validation's second
 # variant), OPENINGS (default data/openings.epd), OUT (PGN and JSONL, default
@@ -22,8 +25,8 @@
 # Every game is Tessera against Tessera: keep the PGN as data
 # (scripts/import_match.sh).
 set -euo pipefail
-if [[ $# -ne 5 || ! "$1" =~ ^(threads|odds)$ ]]; then
-    sed -n '2,6p' "$0" >&2
+if [[ $# -ne 5 || ! "$1" =~ ^(threads|odds|versus)$ ]]; then
+    sed -n '2,7p' "$0" >&2
     exit 2
 fi
 mode=$1 n=$2 k=$3 games=$4 seed=$5
@@ -43,17 +46,29 @@ cmd=$engine
 if [[ "${PIN:-0}" == 1 ]]; then
     cmd="taskset -c 0 $engine"
 fi
+other=(--engine name=one "cmd=$engine" option.Threads=1 "nodes=$k")
+against="one thread at $k nodes"
 if [[ "$mode" == threads ]]; then
     name=threads$n label=$mode-$n-$k-s$seed
     many=(--engine "name=$name" "cmd=$cmd" "option.Threads=$n" "nodes=$((n * k))")
+elif [[ "$mode" == versus ]]; then
+    base=$(realpath "${BASE:?versus needs BASE=path of the engine without the change}")
+    [[ -x "$base" ]] || { echo "no engine at $base (BASE=...)" >&2; exit 2; }
+    name=$(basename "$engine") base_name=$(basename "$base")
+    [[ "$name" != "$base_name" ]] || { name=new base_name=base; }
+    label=$mode-$name-$base_name-$n-$k-s$seed
+    base_cmd=$base
+    [[ "${PIN:-0}" == 1 ]] && base_cmd="taskset -c 0 $base"
+    many=(--engine "name=$name" "cmd=$cmd" "option.Threads=$n" "nodes=$((n * k))")
+    other=(--engine "name=$base_name" "cmd=$base_cmd" "option.Threads=$n" "nodes=$((n * k))")
+    against="$base_name at the same"
 else
     name=odds$n label=$mode-$n-$k-s$seed
     many=(--engine "name=$name" "cmd=$engine" option.Threads=1 "nodes=$((n * k))")
 fi
 [[ "${PIN:-0}" == 1 ]] && label=$label-pinned
-echo "=== $label: ${many[*]:1} against one thread at $k nodes ==="
-python3 "$match" "${many[@]}" \
-    --engine name=one "cmd=$engine" option.Threads=1 "nodes=$k" \
+echo "=== $label: ${many[*]:1} against $against ==="
+python3 "$match" "${many[@]}" "${other[@]}" \
     --each "option.Hash=$hash" \
     --games "$games" --concurrency "${CONCURRENCY:-2}" \
     --openings "${OPENINGS:-data/openings.epd}" --seed "$seed" --report-every 50 \
