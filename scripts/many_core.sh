@@ -15,7 +15,7 @@
 # x86_64-unknown-linux-musl, added with rustup where it is missing), checks
 # with `file` and `ldd` that it is static, so it runs whatever C library the
 # machine has, and copies beside it this script, scripts/smp_plot.py,
-# data/openings.epd, the python-chess package and a match runner: MATCH
+# scripts/pool_games.py, data/openings.epd, the python-chess package and a match runner: MATCH
 # (default ../shared/tools/match.py, the runner the records cite). Without
 # that file the step fails and says so; MATCH=none builds a kit that measures
 # scaling and plays no games. build.txt records the commit and the bench. Copy
@@ -53,8 +53,9 @@
 #   opening OFFSET on (one opening a pair), for at most SECS seconds. The
 #   clock stops the runner as Ctrl-C would: the game in play is dropped and
 #   the summary of the finished ones printed (games-from-OFFSET.log). The
-#   next run continues with OFFSET plus the pairs finished; pool the chunks'
-#   PGNs, leaving out a lone first game of an unfinished pair. With NODES=K
+#   next run continues with OFFSET plus the pairs finished; `python3
+#   kit/pool_games.py OUT/*.pgn` pools the chunks' PGNs (the pairs whole,
+#   a lone first game of an unfinished pair apart). With NODES=K
 #   the games are at fixed nodes instead (MANY threads given MANY·K nodes a
 #   move, FEW given FEW·K: the method of scripts/smp_nodes.sh on real cores),
 #   as many at once as the CPUs hold MANY-thread sides (CONCURRENCY to
@@ -178,7 +179,8 @@ kit)
     fi
     echo "static: file says: $what"
     echo "static: ldd says: $linked"
-    cp "$root/scripts/many_core.sh" "$root/scripts/smp_plot.py" "$root/data/openings.epd" "$kit/"
+    cp "$root/scripts/many_core.sh" "$root/scripts/smp_plot.py" "$root/scripts/pool_games.py" \
+        "$root/data/openings.epd" "$kit/"
     [ "$match" = none ] || cp "$match" "$kit/match.py"
     cp -r "$chess" "$kit/chess"
     rm -rf "$kit/chess/__pycache__"
