@@ -5,6 +5,7 @@
 #   scripts/smp_nodes.sh threads N K GAMES SEED   # N threads given N·K nodes a move against 1 thread given K
 #   scripts/smp_nodes.sh odds C K GAMES SEED      # 1 thread given C·K nodes a move against 1 thread given K
 #   scripts/smp_nodes.sh versus N K GAMES SEED    # ENGINE against BASE, N threads and N·K nodes each
+#   scripts/smp_nodes.sh ceiling N K GAMES SEED   # N threads given N·K nodes against 1 thread given N·K
 #
 # The first is Lazy SMP's Elo at N threads as if nodes/s scaled perfectly (the
 # N threads time-share this machine's cores; `go nodes` counts all threads'
@@ -15,7 +16,10 @@
 # nodes"). K should be large beside the OS's time slice (~3 ms, ~4K nodes):
 # 50,000 to 100,000. The third judges a change to Lazy SMP at N threads: the
 # engine with it (ENGINE) against the engine without it (BASE, a path), the
-# same threads and nodes on both sides.
+# same threads and nodes on both sides. The fourth measures what Lazy SMP
+# leaves on the table at N threads: the same nodes searched by one thread are
+# what perfect sharing would reach, so a change to the threads can win at
+# most what N threads lose here.
 #
 # Environment: ENGINE (default target/release/tessera), BASE (versus only), HASH (MB each, default
 # 64), CONCURRENCY (games at a time, default 2), PIN=1 (the N-thread engine on
@@ -25,8 +29,8 @@
 # Every game is Tessera against Tessera: keep the PGN as data
 # (scripts/import_match.sh).
 set -euo pipefail
-if [[ $# -ne 5 || ! "$1" =~ ^(threads|odds|versus)$ ]]; then
-    sed -n '2,7p' "$0" >&2
+if [[ $# -ne 5 || ! "$1" =~ ^(threads|odds|versus|ceiling)$ ]]; then
+    sed -n '2,8p' "$0" >&2
     exit 2
 fi
 mode=$1 n=$2 k=$3 games=$4 seed=$5
@@ -48,9 +52,13 @@ if [[ "${PIN:-0}" == 1 ]]; then
 fi
 other=(--engine name=one "cmd=$engine" option.Threads=1 "nodes=$k")
 against="one thread at $k nodes"
-if [[ "$mode" == threads ]]; then
+if [[ "$mode" == threads || "$mode" == ceiling ]]; then
     name=threads$n label=$mode-$n-$k-s$seed
     many=(--engine "name=$name" "cmd=$cmd" "option.Threads=$n" "nodes=$((n * k))")
+    if [[ "$mode" == ceiling ]]; then
+        other=(--engine name=one "cmd=$engine" option.Threads=1 "nodes=$((n * k))")
+        against="one thread at $((n * k)) nodes"
+    fi
 elif [[ "$mode" == versus ]]; then
     base=$(realpath "${BASE:?versus needs BASE=path of the engine without the change}")
     [[ -x "$base" ]] || { echo "no engine at $base (BASE=...)" >&2; exit 2; }
