@@ -45,12 +45,9 @@ fn chunks_pool_into_pairs_and_games() {
     ]
     .concat();
     // Chunk 2: one whole pair (a loses both) and the first game of a pair cut short.
-    let chunk2 = [
-        game(1, "a", "b", "0-1", f1),
-        game(2, "b", "a", "1-0", f1),
-        game(3, "a", "b", "1-0", f2),
-    ]
-    .concat();
+    let chunk2 =
+        [game(1, "a", "b", "0-1", f1), game(2, "b", "a", "1-0", f1), game(3, "a", "b", "1-0", f2)]
+            .concat();
     let (p1, p2) = (dir.join("1.pgn"), dir.join("2.pgn"));
     std::fs::write(&p1, chunk1).unwrap();
     std::fs::write(&p2, chunk2).unwrap();
