@@ -10,7 +10,7 @@ in a row, colours swapped (games 1 and 2 of a file by their Round tags, 3 and
 4, ...). A game whose partner is missing (a chunk cut between the two games of
 a pair) counts in the game totals but not among the pairs. Every file must be
 games between the same two engines. Prints,
-for NAME (default: White of the first game) against the other engine: W/D/L,
+for NAME (default: White of game 1 of the first file) against the other engine: W/D/L,
 the pentanomial count of pair scores [0, 0.5, 1, 1.5, 2], the Elo from the
 pairs with its 95% interval and LOS, and the Elo from the games alone. The
 statistics are those of the match runner the project's records use: the
@@ -96,7 +96,12 @@ def pool(files, name=None):
     engines = {x for g in games for x in (g.get("White"), g.get("Black"))}
     if len(engines) != 2:
         raise SystemExit("not one match: the games are between " + ", ".join(sorted(map(str, engines))))
-    name = name or games[0].get("White")
+    if name is None:
+        # The engine named first: White of the first file's first game by
+        # its Round tag (the first to end may be another).
+        first = per_file[0] or games
+        numbered = [g for g in first if g.get("Round", "").isdigit()]
+        name = (min(numbered, key=lambda g: int(g["Round"])) if numbered else first[0]).get("White")
     if name not in engines:
         raise SystemExit("%s plays none of the games (%s)" % (name, ", ".join(sorted(engines))))
     (other,) = engines - {name}

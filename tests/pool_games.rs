@@ -36,10 +36,11 @@ fn chunks_pool_into_pairs_and_games() {
     std::fs::create_dir_all(&dir).expect("a temporary folder");
     let (f1, f2) = ("fen one", "fen two");
     // Chunk 1: the two pairs' games end interleaved and out of order, as
-    // two games at a time may.
+    // two games at a time may (game 1, where a is White, the last: a is still
+    // the engine named first, the default).
     let chunk1 = [
-        game(3, "a", "b", "1-0", f2),
         game(2, "b", "a", "0-1", f1),
+        game(3, "a", "b", "1-0", f2),
         game(4, "b", "a", "1/2-1/2", f2),
         game(1, "a", "b", "1/2-1/2", f1),
     ]
