@@ -46,33 +46,30 @@ hash=${HASH:-64}
 out=${OUT:-target/smp-nodes}
 mkdir -p "$out"
 
-cmd=$engine
-if [[ "${PIN:-0}" == 1 ]]; then
-    cmd="taskset -c 0 $engine"
-fi
+# The command that runs engine $1: on CPU 0 alone with PIN=1.
+pinned() {
+    if [[ "${PIN:-0}" == 1 ]]; then echo "taskset -c 0 $1"; else echo "$1"; fi
+}
 other=(--engine name=one "cmd=$engine" option.Threads=1 "nodes=$k")
 against="one thread at $k nodes"
-if [[ "$mode" == threads || "$mode" == ceiling ]]; then
-    name=threads$n label=$mode-$n-$k-s$seed
-    many=(--engine "name=$name" "cmd=$cmd" "option.Threads=$n" "nodes=$((n * k))")
-    if [[ "$mode" == ceiling ]]; then
-        other=(--engine name=one "cmd=$engine" option.Threads=1 "nodes=$((n * k))")
-        against="one thread at $((n * k)) nodes"
-    fi
+name=threads$n label=$mode-$n-$k-s$seed
+if [[ "$mode" == ceiling ]]; then
+    other=(--engine name=one "cmd=$engine" option.Threads=1 "nodes=$((n * k))")
+    against="one thread at $((n * k)) nodes"
 elif [[ "$mode" == versus ]]; then
     base=$(realpath "${BASE:?versus needs BASE=path of the engine without the change}")
     [[ -x "$base" ]] || { echo "no engine at $base (BASE=...)" >&2; exit 2; }
     name=$(basename "$engine") base_name=$(basename "$base")
     [[ "$name" != "$base_name" ]] || { name=new base_name=base; }
     label=$mode-$name-$base_name-$n-$k-s$seed
-    base_cmd=$base
-    [[ "${PIN:-0}" == 1 ]] && base_cmd="taskset -c 0 $base"
-    many=(--engine "name=$name" "cmd=$cmd" "option.Threads=$n" "nodes=$((n * k))")
-    other=(--engine "name=$base_name" "cmd=$base_cmd" "option.Threads=$n" "nodes=$((n * k))")
+    other=(--engine "name=$base_name" "cmd=$(pinned "$base")" "option.Threads=$n" "nodes=$((n * k))")
     against="$base_name at the same"
-else
-    name=odds$n label=$mode-$n-$k-s$seed
+fi
+if [[ "$mode" == odds ]]; then
+    name=odds$n
     many=(--engine "name=$name" "cmd=$engine" option.Threads=1 "nodes=$((n * k))")
+else
+    many=(--engine "name=$name" "cmd=$(pinned "$engine")" "option.Threads=$n" "nodes=$((n * k))")
 fi
 [[ "${PIN:-0}" == 1 ]] && label=$label-pinned
 echo "=== $label: ${many[*]:1} against $against ==="
